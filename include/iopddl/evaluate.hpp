@@ -1,0 +1,34 @@
+// The reference evaluator: deliberately simple and independent of every fast path in the
+// solver (no compressed time, no shared state). Everything the solver claims is checked here.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include "iopddl/problem.hpp"
+
+namespace iopddl {
+
+struct Evaluation {
+  bool valid = false;        // right length and every strategy in range
+  std::string error;         // why not, when !valid
+  Total node_cost = 0;
+  Total edge_cost = 0;
+  Total cost = 0;            // node_cost + edge_cost, exact
+  Total peak_usage = 0;      // maximum over time of the summed usage of live nodes
+  std::int64_t peak_time = 0;  // first time point at which peak_usage is reached
+  std::optional<Usage> usage_limit;
+  bool feasible = false;     // valid and peak_usage <= limit (or no limit)
+  std::optional<std::int64_t> first_violation;  // first time point over the limit
+  std::size_t forbidden_picks = 0;  // chosen node or edge costs >= 10^18
+};
+
+Evaluation evaluate(const Problem& problem, std::span<const Strategy> assignment);
+
+// A human-readable multi-line report (each line starts with '#' when `as_comment`).
+std::string format_report(const Evaluation& e);
+// The same as a JSON object.
+std::string format_report_json(const Evaluation& e);
+
+}  // namespace iopddl

@@ -1,0 +1,46 @@
+// Reading and writing problems and solutions. Errors at this boundary are exceptions
+// (InputError) whose message names the file and the offending element.
+#pragma once
+
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "iopddl/problem.hpp"
+
+namespace iopddl {
+
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The bytes of a file, gunzipped when it starts with the gzip magic bytes (whatever its
+// name). `buffer` holds the `size` content bytes followed by zeroed padding (simdjson reads
+// past the end of its input).
+struct FileBytes {
+  std::vector<char> buffer;
+  std::size_t size = 0;
+  const char* data() const { return buffer.data(); }
+};
+FileBytes read_file_bytes(const std::string& path, std::size_t padding = 64);
+
+// Reads a contest JSON instance, plain or gzip-compressed. Throws InputError.
+Problem read_problem(const std::string& path);
+// Parses contest JSON held in `bytes` (which must have 64 bytes of padding after `size`).
+// `source` names the input in error messages.
+Problem parse_problem(const char* bytes, std::size_t size, const std::string& source);
+
+// Writes `problem` in contest JSON (tables expanded per edge, as the format requires).
+void write_problem_json(std::ostream& out, const Problem& problem);
+
+// Reads a solution for `problem`: either a contest output (the last line that starts with
+// '[') or a JSON result written by `iopddl solve --output` (its "assignment" field).
+// Only the shape is checked here (integers that fit a strategy index); the evaluator judges
+// the length and ranges. Throws InputError.
+std::vector<Strategy> read_solution(const std::string& path);
+
+// The contest's final line: "[s0, s1, ...]".
+std::string format_assignment(const std::vector<Strategy>& assignment);
+
+}  // namespace iopddl

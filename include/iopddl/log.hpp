@@ -1,0 +1,28 @@
+// Progress logging: one object passed explicitly. Every line starts with '#', so the
+// contest's "last line is the answer" rule holds whatever is logged.
+#pragma once
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+
+namespace iopddl {
+
+class StopControl;
+
+class Log {
+ public:
+  Log(std::FILE* out, const StopControl* clock, bool quiet = false)
+      : out_(out), clock_(clock), quiet_(quiet) {}
+  bool quiet() const { return quiet_; }
+  // printf-style; the line gets a "# [elapsed s] " prefix and a newline.
+  void info(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+ private:
+  std::FILE* out_;
+  const StopControl* clock_;
+  bool quiet_;
+  std::mutex mutex_;
+};
+
+}  // namespace iopddl

@@ -1,0 +1,24 @@
+// Solver options: nested structs with defaults. The CLI binds every field (so --help shows
+// the defaults, --config reads them from TOML and --dump-config prints them), and presets
+// in configs/ override a few fields by name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace iopddl {
+
+enum class Algorithm {
+  kBaseline,   // least-memory start + memory-aware descent: the minimal end-to-end solver
+  kPortfolio,  // the full solver core (presolve, priced optimiser, repair, local search)
+};
+
+struct SolverOptions {
+  Algorithm algorithm = Algorithm::kPortfolio;
+  std::uint64_t seed = 1;
+  int threads = 0;             // 0: the machine's cores
+  bool deterministic = false;  // bounded by work, not time: same seed+threads, same answer
+  std::uint64_t work_limit = 0;  // deterministic mode's effort (0: a default per instance)
+};
+
+}  // namespace iopddl

@@ -1,0 +1,69 @@
+#include "info.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "iopddl/evaluate.hpp"
+#include "iopddl/solve.hpp"
+
+namespace iopddl::app {
+
+std::string instance_info(const Problem& p) {
+  std::string out;
+  char line[256];
+  auto add = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out += line;
+    out += '\n';
+  };
+  const std::size_t n = p.num_nodes();
+  std::size_t max_k = 0;
+  for (NodeId v = 0; v < n; ++v) max_k = std::max<std::size_t>(max_k, p.strategies(v));
+  add("name                 %s", p.name().c_str());
+  add("nodes                %zu", n);
+  add("edges                %zu", p.num_edges());
+  add("strategies           %zu (mean %.2f, max %zu)", p.num_strategies_total(),
+      n ? static_cast<double>(p.num_strategies_total()) / static_cast<double>(n) : 0.0, max_k);
+  std::size_t entries = 0, forbidden = 0, node_forbidden = 0, table_entries = 0;
+  for (EdgeId e = 0; e < p.num_edges(); ++e) {
+    auto t = p.edge_costs(e);
+    entries += t.size();
+    forbidden += static_cast<std::size_t>(std::count_if(t.begin(), t.end(), is_forbidden));
+  }
+  for (std::uint32_t t = 0; t < p.num_tables(); ++t) table_entries += p.table(t).size();
+  for (NodeId v = 0; v < n; ++v)
+    for (Cost c : p.costs(v)) node_forbidden += is_forbidden(c);
+  add("distinct edge tables %zu (%zu entries stored for %zu)", p.num_tables(), table_entries,
+      entries);
+  add("forbidden entries    %.2f %% of edge entries, %zu node strategies",
+      entries ? 100.0 * static_cast<double>(forbidden) / static_cast<double>(entries) : 0.0,
+      node_forbidden);
+  const std::size_t buckets[] = {0, 1, 2, 3, 4, 8, 16, 64, SIZE_MAX};
+  const char* names[] = {"0", "1", "2", "3", "4", "5-8", "9-16", "17-64", "65+"};
+  std::size_t hist[9] = {};
+  for (NodeId v = 0; v < n; ++v) {
+    std::size_t b = 0;
+    while (p.degree(v) > buckets[b]) ++b;
+    ++hist[b];
+  }
+  out += "degree histogram    ";
+  for (int b = 0; b < 9; ++b)
+    if (hist[b]) out += " " + std::string(names[b]) + ":" + std::to_string(hist[b]);
+  out += '\n';
+  add("time segments        %zu", p.num_segments());
+  Evaluation least = evaluate(p, least_memory_assignment(p));
+  if (p.usage_limit()) {
+    add("usage limit          %lld", static_cast<long long>(*p.usage_limit()));
+    add("min-usage peak       %s (%.4f of the limit)%s", to_string(least.peak_usage).c_str(),
+        *p.usage_limit() ? static_cast<double>(least.peak_usage) /
+                               static_cast<double>(*p.usage_limit())
+                         : 0.0,
+        least.feasible ? "" : ": INFEASIBLE");
+  } else {
+    add("usage limit          none");
+    add("min-usage peak       %s", to_string(least.peak_usage).c_str());
+  }
+  return out;
+}
+
+}  // namespace iopddl::app

@@ -1,0 +1,142 @@
+// The `iopddl` command: the contest interface (`iopddl FILE TIMEOUT`) and the subcommands
+// solve, evaluate and info. Exceptions stop here, with the file and field in the message.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <map>
+#include <thread>
+
+#include "info.hpp"
+#include "iopddl/evaluate.hpp"
+#include "iopddl/io.hpp"
+#include "run.hpp"
+
+using namespace iopddl;
+using namespace iopddl::app;
+
+namespace {
+
+const std::map<std::string, Algorithm> kAlgorithms{{"baseline", Algorithm::kBaseline},
+                                                   {"portfolio", Algorithm::kPortfolio}};
+
+void add_solver_options(CLI::App& cmd, SolverOptions& o) {
+  cmd.add_option("--seed", o.seed, "Seed of every random choice")->capture_default_str();
+  cmd.add_option("--threads", o.threads, "Worker threads (0: one per core)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--algorithm", o.algorithm, "baseline or portfolio")
+      ->transform(CLI::CheckedTransformer(kAlgorithms, CLI::ignore_case))
+      ->capture_default_str();
+  cmd.add_flag("--deterministic", o.deterministic,
+               "Bound the search by work, not time: the same seed and threads give the same "
+               "answer");
+  cmd.add_option("--work-limit", o.work_limit,
+                 "Work budget of --deterministic (0: a default scaled to the instance)")
+      ->capture_default_str();
+}
+
+int evaluate_command(const std::string& problem_path, const std::string& solution_path,
+                     bool json) {
+  try {
+    Problem p = read_problem(problem_path);
+    std::vector<Strategy> a = read_solution(solution_path);
+    Evaluation e = evaluate(p, a);
+    std::fputs((json ? format_report_json(e) : format_report(e)).c_str(), stdout);
+    return e.feasible ? kExitOk : kExitInfeasible;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitInput;
+  }
+}
+
+int info_command(const std::string& path) {
+  try {
+    Problem p = read_problem(path);
+    std::fputs(instance_info(p).c_str(), stdout);
+    return kExitOk;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitInput;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto process_start = Clock::now();
+  CLI::App app{
+      "iopddl: a solver for the IOPDDL auto-sharding problem.\n"
+      "  iopddl FILE TIMEOUT   the contest interface: solve FILE (JSON, optionally gzipped)\n"
+      "                        within TIMEOUT seconds; progress lines start with '#', the\n"
+      "                        last line is [s0, s1, ...] (or [] if nothing was found)."};
+  app.require_subcommand(0, 1);
+
+  std::string contest_file;
+  double contest_timeout = 0;
+  app.add_option("FILE", contest_file, "Problem file (contest mode)");
+  app.add_option("TIMEOUT", contest_timeout, "Seconds, from process start (contest mode)")
+      ->check(CLI::PositiveNumber);
+
+  RunSettings solve_settings;
+  solve_settings.time_limit = 10;
+  bool dump_config = false;
+  auto* solve = app.add_subcommand("solve", "Solve a problem with full control of the solver");
+  solve->add_option("FILE", solve_settings.problem_path, "Problem file (JSON, or gzipped JSON)")
+      ->required();
+  solve->add_option("--time-limit,-t", solve_settings.time_limit,
+                    "Seconds from process start (0: run until the search ends)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  solve->add_option("--output,-o", solve_settings.output_path,
+                    "Write a JSON result (assignment, cost, peak, improvements, settings)");
+  solve->add_flag("--quiet,-q", solve_settings.quiet, "No progress lines");
+  add_solver_options(*solve, solve_settings.solver);
+  solve->set_config("--config", "", "Read options from a TOML file");
+  solve->add_flag("--dump-config", dump_config, "Print the effective options as TOML and exit");
+
+  std::string eval_problem, eval_solution;
+  bool eval_json = false;
+  auto* eval = app.add_subcommand(
+      "evaluate", "Check a solution with the reference evaluator (exit 1 if infeasible)");
+  eval->add_option("FILE", eval_problem, "Problem file")->required();
+  eval->add_option("SOLUTION", eval_solution,
+                   "A contest output (last line [..]) or a JSON result of `solve --output`")
+      ->required();
+  eval->add_flag("--json", eval_json, "Machine-readable report");
+
+  std::string info_file;
+  auto* info = app.add_subcommand("info", "Print instance statistics");
+  info->add_option("FILE", info_file, "Problem file")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    if (*solve) {
+      if (dump_config) {
+        std::fputs(solve->config_to_str(true, false).c_str(), stdout);
+        return kExitOk;
+      }
+      solve_settings.settings_text = solve->config_to_str(true, false);
+      return run_solve(solve_settings, process_start);
+    }
+    if (*eval) return evaluate_command(eval_problem, eval_solution, eval_json);
+    if (*info) return info_command(info_file);
+    if (contest_file.empty() || contest_timeout <= 0) {
+      std::fputs(app.help().c_str(), stderr);
+      std::fputs("error: expected FILE TIMEOUT or a subcommand\n", stderr);
+      return kExitUsage;
+    }
+    RunSettings contest;
+    contest.problem_path = contest_file;
+    contest.time_limit = contest_timeout;
+    return run_solve(contest, process_start);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "internal error: %s\n", e.what());
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,37 @@
+// Running a solve from the command line: the deadline, the signal thread and the one
+// function that prints the final line.
+#pragma once
+
+#include <string>
+
+#include "iopddl/options.hpp"
+#include "iopddl/stop.hpp"
+
+namespace iopddl::app {
+
+// Exit statuses (documented in the README).
+enum ExitCode : int {
+  kExitOk = 0,           // solve: feasible answer printed; evaluate: solution feasible
+  kExitInfeasible = 1,   // evaluate: solution invalid or over the memory limit
+  kExitUsage = 2,        // bad command line
+  kExitInput = 3,        // unreadable or malformed input file
+  kExitNoSolution = 4,   // solve: no feasible assignment found ("[]" printed)
+  kExitInternal = 5,     // a bug: please report
+};
+
+struct RunSettings {
+  std::string problem_path;
+  double time_limit = 0;       // seconds from process start; <= 0: no limit
+  std::string output_path;     // JSON result ("" = none)
+  bool quiet = false;
+  SolverOptions solver;
+  std::string settings_text;   // effective options, copied into the JSON result
+};
+
+// Seconds kept back from the time limit for printing and exiting (see README).
+double safety_margin(double time_limit);
+
+// Reads the problem, solves it and prints the final line; returns the exit status.
+int run_solve(const RunSettings& settings, Clock::time_point process_start);
+
+}  // namespace iopddl::app

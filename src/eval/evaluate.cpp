@@ -1,0 +1,100 @@
+#include "iopddl/evaluate.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace iopddl {
+
+Evaluation evaluate(const Problem& p, std::span<const Strategy> a) {
+  Evaluation r;
+  r.usage_limit = p.usage_limit();
+  if (a.size() != p.num_nodes()) {
+    r.error = "assignment has " + std::to_string(a.size()) + " entries, the problem has " +
+              std::to_string(p.num_nodes()) + " nodes";
+    return r;
+  }
+  for (NodeId v = 0; v < p.num_nodes(); ++v) {
+    if (a[v] < 0 || a[v] >= p.strategies(v)) {
+      r.error = "node " + std::to_string(v) + ": strategy " + std::to_string(a[v]) +
+                " out of range [0, " + std::to_string(p.strategies(v)) + ")";
+      return r;
+    }
+  }
+  r.valid = true;
+  for (NodeId v = 0; v < p.num_nodes(); ++v) {
+    const Cost c = p.costs(v)[a[v]];
+    r.node_cost += c;
+    r.forbidden_picks += is_forbidden(c);
+  }
+  for (EdgeId e = 0; e < p.num_edges(); ++e) {
+    const Cost c = p.edge_cost(e, a[p.edge_u(e)], a[p.edge_v(e)]);
+    r.edge_cost += c;
+    r.forbidden_picks += is_forbidden(c);
+  }
+  r.cost = r.node_cost + r.edge_cost;
+
+  // Sweep over interval events in time order; at equal times, ends before starts (half-open).
+  struct Event {
+    std::int64_t time;
+    Total delta;
+  };
+  std::vector<Event> events;
+  for (NodeId v = 0; v < p.num_nodes(); ++v) {
+    if (p.interval_lo(v) >= p.interval_hi(v)) continue;
+    const Usage u = p.usages(v)[a[v]];
+    events.push_back({p.interval_lo(v), u});
+    events.push_back({p.interval_hi(v), -static_cast<Total>(u)});
+  }
+  std::sort(events.begin(), events.end(), [](const Event& x, const Event& y) {
+    return x.time != y.time ? x.time < y.time : x.delta < y.delta;
+  });
+  Total live = 0;
+  bool have_peak = false;
+  for (std::size_t i = 0; i < events.size();) {
+    const std::int64_t t = events[i].time;
+    for (; i < events.size() && events[i].time == t; ++i) live += events[i].delta;
+    if (i == events.size()) break;  // after the last event nothing is live
+    if (!have_peak || live > r.peak_usage) {
+      r.peak_usage = live;
+      r.peak_time = t;
+      have_peak = true;
+    }
+    if (r.usage_limit && live > *r.usage_limit && !r.first_violation) r.first_violation = t;
+  }
+  r.feasible = !r.first_violation;
+  return r;
+}
+
+std::string format_report(const Evaluation& e) {
+  if (!e.valid) return "invalid: " + e.error + "\n";
+  std::string s;
+  s += "cost            " + to_string(e.cost) + "\n";
+  s += "node cost       " + to_string(e.node_cost) + "\n";
+  s += "edge cost       " + to_string(e.edge_cost) + "\n";
+  s += "peak usage      " + to_string(e.peak_usage) + " at time " +
+       std::to_string(e.peak_time) + "\n";
+  s += "usage limit     " + (e.usage_limit ? std::to_string(*e.usage_limit) : "none") + "\n";
+  s += "feasible        " + std::string(e.feasible ? "yes" : "no");
+  if (e.first_violation) s += " (first over the limit at time " +
+                              std::to_string(*e.first_violation) + ")";
+  s += "\nforbidden picks " + std::to_string(e.forbidden_picks) + "\n";
+  return s;
+}
+
+std::string format_report_json(const Evaluation& e) {
+  if (!e.valid) return "{\"valid\":false,\"error\":\"" + e.error + "\"}\n";
+  std::string s = "{\"valid\":true";
+  s += ",\"cost\":" + to_string(e.cost);
+  s += ",\"node_cost\":" + to_string(e.node_cost);
+  s += ",\"edge_cost\":" + to_string(e.edge_cost);
+  s += ",\"peak_usage\":" + to_string(e.peak_usage);
+  s += ",\"peak_time\":" + std::to_string(e.peak_time);
+  s += ",\"usage_limit\":" + (e.usage_limit ? std::to_string(*e.usage_limit) : "null");
+  s += ",\"feasible\":" + std::string(e.feasible ? "true" : "false");
+  s += ",\"first_violation\":" +
+       (e.first_violation ? std::to_string(*e.first_violation) : "null");
+  s += ",\"forbidden_picks\":" + std::to_string(e.forbidden_picks) + "}\n";
+  return s;
+}
+
+}  // namespace iopddl

@@ -1,0 +1,298 @@
+// Contest JSON reader on simdjson's On-Demand API. Values stream straight into flat arrays
+// (edge tables deduplicated as they are read), so peak memory is the text plus the model.
+// Keys may come in any order (real instances put "edges" before "nodes"), so cross-checks
+// between sections run after the whole document has been read.
+#include <simdjson.h>
+
+#include <optional>
+
+#include "iopddl/io.hpp"
+
+namespace iopddl {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+std::string idx(std::size_t i) { return "[" + std::to_string(i) + "]"; }
+
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw InputError(source_ + ": " + (where.empty() ? "" : where + ": ") + what);
+  }
+  void check(simdjson::error_code e, const std::string& where, const char* expected) const {
+    if (e == simdjson::SUCCESS) return;
+    switch (e) {
+      case simdjson::INCORRECT_TYPE:
+        fail(where, std::string("expected ") + expected);
+      case simdjson::NUMBER_OUT_OF_RANGE:
+        fail(where, "integer outside the int64 range");
+      case simdjson::NUMBER_ERROR:
+        fail(where, std::string("malformed number (expected ") + expected + ")");
+      case simdjson::EMPTY:
+        fail(where, "empty input (not a JSON document)");
+      default:
+        fail(where, std::string("invalid JSON (") + simdjson::error_message(e) + ")");
+    }
+  }
+
+  std::int64_t integer(od::value v, const std::string& where) {
+    std::int64_t x = 0;
+    check(v.get_int64().get(x), where, "an integer");
+    return x;
+  }
+
+  od::array array(od::value v, const std::string& where) {
+    od::array a;
+    check(v.get_array().get(a), where, "an array");
+    return a;
+  }
+
+  // Reads an array of integer arrays into `flat` with `begin` offsets (CSR).
+  void int_lists(od::value v, const std::string& where, std::vector<std::int64_t>& flat,
+                 std::vector<std::uint64_t>& begin) {
+    begin.assign(1, 0);
+    std::size_t i = 0;
+    for (auto outer : array(v, where)) {
+      od::value row;
+      const std::string here = where + idx(i);
+      check(outer.get(row), here, "an array");
+      std::size_t j = 0;
+      od::array inner = array(row, here);
+      for (auto x : inner) {
+        od::value xv;
+        check(x.get(xv), here, "an integer");
+        std::int64_t value = 0;
+        if (auto e = xv.get_int64().get(value)) check(e, here + idx(j), "an integer");
+        flat.push_back(value);
+        ++j;
+      }
+      begin.push_back(flat.size());
+      ++i;
+    }
+  }
+
+  void read_nodes(od::value v) {
+    od::object obj;
+    check(v.get_object().get(obj), "nodes", "an object");
+    for (auto field : obj) {
+      std::string_view key;
+      check(field.unescaped_key().get(key), "nodes", "a key");
+      if (key == "intervals") {
+        seen(have_intervals_, "nodes.intervals");
+        std::size_t i = 0;
+        for (auto item : array(field.value(), "nodes.intervals")) {
+          const std::string here = "nodes.intervals" + idx(i);
+          od::value iv;
+          check(item.get(iv), here, "an array");
+          std::int64_t pair[2];
+          std::size_t k = 0;
+          for (auto x : array(iv, here)) {
+            od::value xv;
+            check(x.get(xv), here, "an integer");
+            if (k < 2) pair[k] = integer(xv, here + idx(k));
+            ++k;
+          }
+          if (k != 2) fail(here, "expected 2 entries [lo, hi], found " + std::to_string(k));
+          lo_.push_back(pair[0]);
+          hi_.push_back(pair[1]);
+          ++i;
+        }
+      } else if (key == "costs") {
+        seen(have_costs_, "nodes.costs");
+        int_lists(field.value(), "nodes.costs", costs_, cost_begin_);
+      } else if (key == "usages") {
+        seen(have_usages_, "nodes.usages");
+        int_lists(field.value(), "nodes.usages", usages_, usage_begin_);
+      }
+    }
+  }
+
+  void read_edges(od::value v) {
+    od::object obj;
+    check(v.get_object().get(obj), "edges", "an object");
+    for (auto field : obj) {
+      std::string_view key;
+      check(field.unescaped_key().get(key), "edges", "a key");
+      if (key == "nodes") {
+        seen(have_edge_nodes_, "edges.nodes");
+        std::vector<std::int64_t> flat;
+        std::vector<std::uint64_t> begin;
+        int_lists(field.value(), "edges.nodes", flat, begin);
+        for (std::size_t e = 0; e + 1 < begin.size(); ++e) {
+          const std::size_t arity = begin[e + 1] - begin[e];
+          if (arity != 2)
+            fail("edges.nodes" + idx(e),
+                 "expected 2 node indices, found " + std::to_string(arity) +
+                     " (only pairwise edges are supported)");
+          edge_u_.push_back(flat[begin[e]]);
+          edge_v_.push_back(flat[begin[e] + 1]);
+        }
+      } else if (key == "costs") {
+        seen(have_edge_costs_, "edges.costs");
+        std::vector<Cost> scratch;
+        std::size_t e = 0;
+        for (auto item : array(field.value(), "edges.costs")) {
+          const std::string here = "edges.costs" + idx(e);
+          od::value row;
+          check(item.get(row), here, "an array");
+          scratch.clear();
+          std::size_t j = 0;
+          for (auto x : array(row, here)) {
+            od::value xv;
+            check(x.get(xv), here, "an integer");
+            std::int64_t value = 0;
+            if (auto err = xv.get_int64().get(value)) check(err, here + idx(j), "an integer");
+            scratch.push_back(value);
+            ++j;
+          }
+          edge_table_.push_back(builder_.add_table(scratch));
+          ++e;
+        }
+      }
+    }
+  }
+
+  void read_problem(od::value v) {
+    od::object obj;
+    check(v.get_object().get(obj), "problem", "an object");
+    for (auto field : obj) {
+      std::string_view key;
+      check(field.unescaped_key().get(key), "problem", "a key");
+      if (key == "name") {
+        std::string_view name;
+        check(field.value().get_string().get(name), "problem.name", "a string");
+        builder_.set_name(std::string(name));
+      } else if (key == "nodes") {
+        seen(have_nodes_, "problem.nodes");
+        read_nodes(field.value());
+      } else if (key == "edges") {
+        seen(have_edges_, "problem.edges");
+        read_edges(field.value());
+      } else if (key == "usage_limit") {
+        od::value lv = field.value();
+        bool is_null = false;
+        check(lv.is_null().get(is_null), "problem.usage_limit", "an integer or null");
+        if (!is_null) {
+          std::int64_t limit = integer(lv, "problem.usage_limit");
+          if (limit < 0) fail("problem.usage_limit", "must be non-negative");
+          limit_ = limit;
+        }
+      }
+    }
+  }
+
+  Problem parse(const char* bytes, std::size_t size) {
+    od::parser parser;
+    od::document doc;
+    check(parser.iterate(bytes, size, size + simdjson::SIMDJSON_PADDING).get(doc), "",
+          "a JSON document");
+    od::object top;
+    check(doc.get_object().get(top), "", "a JSON object at the top level");
+    bool have_problem = false;
+    for (auto field : top) {
+      std::string_view key;
+      check(field.unescaped_key().get(key), "", "a key");
+      if (key == "problem") {
+        seen(have_problem, "problem");
+        od::value pv;
+        check(field.value().get(pv), "problem", "an object");
+        read_problem(pv);
+      }
+    }
+    // Past the last token, current_location() reports OUT_OF_BOUNDS; anything else is
+    // trailing content.
+    const char* trailing = nullptr;
+    if (doc.current_location().get(trailing) == simdjson::SUCCESS)
+      fail("", "unexpected content after the JSON document");
+    if (!have_problem) fail("", "missing key \"problem\"");
+    return finish();
+  }
+
+ private:
+  void seen(bool& flag, const char* where) {
+    if (flag) fail(where, "duplicate key");
+    flag = true;
+  }
+
+  Problem finish() {
+    if (!have_nodes_) fail("problem", "missing key \"nodes\"");
+    if (!have_intervals_) fail("problem.nodes", "missing key \"intervals\"");
+    if (!have_costs_) fail("problem.nodes", "missing key \"costs\"");
+    if (!have_usages_) fail("problem.nodes", "missing key \"usages\"");
+    if (have_edges_ && !have_edge_nodes_) fail("problem.edges", "missing key \"nodes\"");
+    if (have_edges_ && !have_edge_costs_) fail("problem.edges", "missing key \"costs\"");
+    const std::size_t n = lo_.size();
+    const std::size_t nc = cost_begin_.size() - 1, nu = usage_begin_.size() - 1;
+    if (nc != n)
+      fail("nodes.costs", "has " + std::to_string(nc) + " entries but nodes.intervals has " +
+                              std::to_string(n));
+    if (nu != n)
+      fail("nodes.usages", "has " + std::to_string(nu) + " entries but nodes.intervals has " +
+                               std::to_string(n));
+    if (n >= std::numeric_limits<NodeId>::max()) fail("nodes", "too many nodes");
+    builder_.set_usage_limit(limit_);
+    builder_.reserve_nodes(n, costs_.size());
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::size_t k = cost_begin_[v + 1] - cost_begin_[v];
+      const std::size_t ku = usage_begin_[v + 1] - usage_begin_[v];
+      if (k == 0) fail("nodes.costs" + idx(v), "a node needs at least one strategy");
+      if (ku != k)
+        fail("nodes.usages" + idx(v), "expected " + std::to_string(k) +
+                                          " entries (one per strategy in nodes.costs" + idx(v) +
+                                          "), found " + std::to_string(ku));
+      if (k > static_cast<std::size_t>(std::numeric_limits<Strategy>::max() / 2))
+        fail("nodes.costs" + idx(v), "too many strategies");
+      std::span<const Usage> usages{usages_.data() + usage_begin_[v], k};
+      for (std::size_t s = 0; s < k; ++s)
+        if (usages[s] < 0)
+          fail("nodes.usages" + idx(v) + idx(s),
+               "negative usage " + std::to_string(usages[s]));
+      builder_.add_node(lo_[v], hi_[v], {costs_.data() + cost_begin_[v], k}, usages);
+    }
+    if (edge_u_.size() != edge_table_.size())
+      fail("edges", "edges.nodes has " + std::to_string(edge_u_.size()) +
+                        " entries but edges.costs has " + std::to_string(edge_table_.size()));
+    if (edge_u_.size() >= std::numeric_limits<EdgeId>::max()) fail("edges", "too many edges");
+    for (std::size_t e = 0; e < edge_u_.size(); ++e) {
+      for (std::int64_t end : {edge_u_[e], edge_v_[e]})
+        if (end < 0 || static_cast<std::size_t>(end) >= n)
+          fail("edges.nodes" + idx(e), "node " + std::to_string(end) + " does not exist (" +
+                                           std::to_string(n) + " nodes)");
+      const auto u = static_cast<NodeId>(edge_u_[e]), v = static_cast<NodeId>(edge_v_[e]);
+      const std::size_t ku = builder_.strategies(u), kv = builder_.strategies(v);
+      const std::size_t found = builder_.table_size(edge_table_[e]);
+      if (found != ku * kv)
+        fail("edges.costs" + idx(e), "expected " + std::to_string(ku * kv) + " entries (" +
+                                         std::to_string(ku) + " x " + std::to_string(kv) +
+                                         "), found " + std::to_string(found));
+      builder_.add_edge(u, v, edge_table_[e]);
+    }
+    return std::move(builder_).build();
+  }
+
+  std::string source_;
+  ProblemBuilder builder_;
+  bool have_nodes_ = false, have_edges_ = false, have_intervals_ = false, have_costs_ = false,
+       have_usages_ = false, have_edge_nodes_ = false, have_edge_costs_ = false;
+  std::optional<Usage> limit_;
+  std::vector<std::int64_t> lo_, hi_, costs_, usages_;
+  std::vector<std::uint64_t> cost_begin_{0}, usage_begin_{0};
+  std::vector<std::int64_t> edge_u_, edge_v_;
+  std::vector<std::uint32_t> edge_table_;
+};
+
+}  // namespace
+
+Problem parse_problem(const char* bytes, std::size_t size, const std::string& source) {
+  return Reader(source).parse(bytes, size);
+}
+
+Problem read_problem(const std::string& path) {
+  FileBytes bytes = read_file_bytes(path, simdjson::SIMDJSON_PADDING);
+  return parse_problem(bytes.data(), bytes.size, path);
+}
+
+}  // namespace iopddl

@@ -1,0 +1,88 @@
+// The baseline solver: least-memory start, then first-improvement 1-opt descent that only
+// takes moves keeping every time point within the limit. Small on purpose: it makes the
+// tool useful end to end and gives every other solver a feasible starting point.
+#include <algorithm>
+
+#include "../eval/usage_tree.hpp"
+#include "iopddl/evaluate.hpp"
+#include "iopddl/solve.hpp"
+
+namespace iopddl {
+
+std::vector<Strategy> least_memory_assignment(const Problem& p) {
+  std::vector<Strategy> a(p.num_nodes());
+  for (NodeId v = 0; v < p.num_nodes(); ++v) {
+    auto u = p.usages(v);
+    auto c = p.costs(v);
+    Strategy best = 0;
+    for (Strategy s = 1; s < p.strategies(v); ++s)
+      if (u[s] < u[best] || (u[s] == u[best] && c[s] < c[best])) best = s;
+    a[v] = best;
+  }
+  return a;
+}
+
+SolveResult solve_baseline(const Problem& p, StopControl& stop, IncumbentStore& store, Log& log) {
+  std::vector<Strategy> a = least_memory_assignment(p);
+  Evaluation start = evaluate(p, a);
+  if (!start.feasible) {
+    log.info("least-memory peak %s exceeds the limit: no feasible assignment exists",
+             to_string(start.peak_usage).c_str());
+    return {SolveStatus::kInfeasible, "least-memory peak exceeds the usage limit"};
+  }
+  Total cost = start.cost;
+  store.offer(a, cost, "least-memory");
+  log.info("least-memory start: cost %s, %zu forbidden picks", to_string(cost).c_str(),
+           start.forbidden_picks);
+
+  UsageTree tree(p.num_segments());
+  for (NodeId v = 0; v < p.num_nodes(); ++v)
+    tree.add(p.seg_lo(v), p.seg_hi(v), p.usages(v)[a[v]]);
+  const Total limit = p.usage_limit() ? Total{*p.usage_limit()} : UsageTree::lowest();
+  const bool limited = p.usage_limit().has_value();
+
+  auto move_delta = [&](NodeId v, Strategy s) {
+    Total d = Total{p.costs(v)[s]} - p.costs(v)[a[v]];
+    for (EdgeId e : p.incident_edges(v)) {
+      const NodeId x = p.edge_u(e), y = p.edge_v(e);
+      const Strategy sx = x == v ? s : a[x], sy = y == v ? s : a[y];
+      d += Total{p.edge_cost(e, sx, sy)} - p.edge_cost(e, a[x], a[y]);
+    }
+    return d;
+  };
+
+  bool improved = true;
+  std::size_t passes = 0;
+  while (improved && !stop.should_stop()) {
+    improved = false;
+    ++passes;
+    for (NodeId v = 0; v < p.num_nodes() && !stop.should_stop(); ++v) {
+      Strategy best = a[v];
+      Total best_delta = 0;
+      const Usage current = p.usages(v)[a[v]];
+      const Total room = limited && p.has_memory(v)
+                             ? limit - tree.max(p.seg_lo(v), p.seg_hi(v))
+                             : Total{0};
+      for (Strategy s = 0; s < p.strategies(v); ++s) {
+        if (s == a[v]) continue;
+        if (limited && p.has_memory(v) && Total{p.usages(v)[s]} - current > room) continue;
+        const Total d = move_delta(v, s);
+        if (d < best_delta) {
+          best_delta = d;
+          best = s;
+        }
+      }
+      if (best != a[v]) {
+        tree.add(p.seg_lo(v), p.seg_hi(v), Total{p.usages(v)[best]} - current);
+        a[v] = best;
+        cost += best_delta;
+        improved = true;
+      }
+    }
+    store.offer(a, cost, "descent");
+  }
+  log.info("descent: cost %s after %zu passes", to_string(cost).c_str(), passes);
+  return {SolveStatus::kFeasible, ""};
+}
+
+}  // namespace iopddl

@@ -1,0 +1,19 @@
+#include "iopddl/log.hpp"
+
+#include "iopddl/stop.hpp"
+
+namespace iopddl {
+
+void Log::info(const char* fmt, ...) {
+  if (quiet_ || out_ == nullptr) return;
+  char line[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(line, sizeof line, fmt, args);
+  va_end(args);
+  std::lock_guard lock(mutex_);
+  std::fprintf(out_, "# [%7.3f] %s\n", clock_ ? clock_->elapsed() : 0.0, line);
+  std::fflush(out_);
+}
+
+}  // namespace iopddl
