@@ -28,11 +28,10 @@ class IncumbentStore {
   Total cost() const;  // meaningful only if has_solution()
   std::vector<Strategy> assignment() const;
   std::vector<Improvement> history() const;
-  // Calls f(assignment, has_solution) under the lock (used to print the final line).
-  template <class F>
-  void with_best(F&& f) const {
+  // The best assignment and whether there is one, read together.
+  std::pair<std::vector<Strategy>, bool> snapshot() const {
     std::lock_guard lock(mutex_);
-    f(best_, has_);
+    return {best_, has_};
   }
 
  private:

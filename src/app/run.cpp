@@ -76,15 +76,12 @@ bool print_final(Run& run) {
   std::lock_guard lock(run.mutex);
   if (run.printed) return false;
   run.printed = true;
-  bool has = false;
-  run.store.with_best([&](const std::vector<Strategy>& a, bool h) {
-    has = h;
-    const std::string line = h ? format_assignment(a) : "[]";
-    std::fwrite(line.data(), 1, line.size(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
-    write_result_json(run, a, h);
-  });
+  const auto [a, has] = run.store.snapshot();
+  const std::string line = has ? format_assignment(a) : "[]";
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+  write_result_json(run, a, has);
   return has;
 }
 

@@ -40,8 +40,26 @@ class Reader {
 
   std::int64_t integer(od::value v, const std::string& where) {
     std::int64_t x = 0;
-    check(v.get_int64().get(x), where, "an integer");
+    if (auto e = v.get_int64().get(x)) integer_error(v, e, where);
     return x;
+  }
+
+  // Says why a value is not an int64: a number with a fraction or exponent, an integer
+  // outside the int64 range, or not a number at all.
+  [[noreturn]] void integer_error(od::value& v, simdjson::error_code e, const std::string& where) {
+    od::json_type type;
+    if (v.type().get(type) == simdjson::SUCCESS && type == od::json_type::number) {
+      std::string_view token = v.raw_json_token();
+      while (!token.empty() && (token.back() == ' ' || token.back() == '\n' ||
+                                token.back() == '\r' || token.back() == '\t'))
+        token.remove_suffix(1);
+      const std::string text(token.substr(0, 40));
+      if (token.find_first_of(".eE") != std::string_view::npos)
+        fail(where, "expected an integer, found " + text);
+      fail(where, "integer " + text + " is outside the int64 range");
+    }
+    check(e, where, "an integer");
+    fail(where, "expected an integer");
   }
 
   od::array array(od::value v, const std::string& where) {
@@ -50,25 +68,31 @@ class Reader {
     return a;
   }
 
+  // Appends the integers of array `row` (element `where`[i]) to `out`. The hot loop of
+  // the reader: error paths build their messages only when they fire.
+  void int_row(od::value row, const char* where, std::size_t i, std::vector<std::int64_t>& out) {
+    od::array a;
+    if (auto e = row.get_array().get(a)) check(e, where + idx(i), "an array");
+    std::size_t j = 0;
+    for (auto x : a) {
+      od::value xv;
+      if (auto e = x.get(xv)) check(e, where + idx(i), "an integer");
+      std::int64_t value = 0;
+      if (auto e = xv.get_int64().get(value)) integer_error(xv, e, where + idx(i) + idx(j));
+      out.push_back(value);
+      ++j;
+    }
+  }
+
   // Reads an array of integer arrays into `flat` with `begin` offsets (CSR).
-  void int_lists(od::value v, const std::string& where, std::vector<std::int64_t>& flat,
+  void int_lists(od::value v, const char* where, std::vector<std::int64_t>& flat,
                  std::vector<std::uint64_t>& begin) {
     begin.assign(1, 0);
     std::size_t i = 0;
     for (auto outer : array(v, where)) {
       od::value row;
-      const std::string here = where + idx(i);
-      check(outer.get(row), here, "an array");
-      std::size_t j = 0;
-      od::array inner = array(row, here);
-      for (auto x : inner) {
-        od::value xv;
-        check(x.get(xv), here, "an integer");
-        std::int64_t value = 0;
-        if (auto e = xv.get_int64().get(value)) check(e, here + idx(j), "an integer");
-        flat.push_back(value);
-        ++j;
-      }
+      if (auto e = outer.get(row)) check(e, where + idx(i), "an array");
+      int_row(row, where, i, flat);
       begin.push_back(flat.size());
       ++i;
     }
@@ -135,19 +159,10 @@ class Reader {
         std::vector<Cost> scratch;
         std::size_t e = 0;
         for (auto item : array(field.value(), "edges.costs")) {
-          const std::string here = "edges.costs" + idx(e);
           od::value row;
-          check(item.get(row), here, "an array");
+          if (auto err = item.get(row)) check(err, "edges.costs" + idx(e), "an array");
           scratch.clear();
-          std::size_t j = 0;
-          for (auto x : array(row, here)) {
-            od::value xv;
-            check(x.get(xv), here, "an integer");
-            std::int64_t value = 0;
-            if (auto err = xv.get_int64().get(value)) check(err, here + idx(j), "an integer");
-            scratch.push_back(value);
-            ++j;
-          }
+          int_row(row, "edges.costs", e, scratch);
           edge_table_.push_back(builder_.add_table(scratch));
           ++e;
         }

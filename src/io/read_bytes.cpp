@@ -1,7 +1,10 @@
 #include <libdeflate.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -10,20 +13,37 @@
 namespace iopddl {
 namespace {
 
-std::vector<char> read_raw(const std::string& path) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) throw InputError(path + ": cannot open: " + std::strerror(errno));
+// Reads the whole file with room for `padding` more bytes (so padding costs no copy).
+std::vector<char> read_raw(const std::string& path, std::size_t padding) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw InputError(path + ": cannot stat: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory");
   std::vector<char> bytes;
-  if (std::fseek(f.get(), 0, SEEK_END) == 0) {
-    long size = std::ftell(f.get());
-    if (size > 0) bytes.reserve(static_cast<std::size_t>(size) + 64);
-    std::fseek(f.get(), 0, SEEK_SET);
+  // Regular files: one allocation of the right size; pipes and the like grow as they come.
+  std::size_t capacity = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 1 << 20;
+  bytes.reserve(capacity + padding);
+  bytes.resize(capacity);
+  std::size_t size = 0;
+  for (;;) {
+    if (size == bytes.size()) {
+      bytes.reserve(2 * bytes.size() + padding);
+      bytes.resize(2 * bytes.size());
+    }
+    const ssize_t got = ::read(fd, bytes.data() + size, bytes.size() - size);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path + ": read error: " + std::strerror(errno));
+    }
+    if (got == 0) break;
+    size += static_cast<std::size_t>(got);
   }
-  char chunk[1 << 16];
-  std::size_t got;
-  while ((got = std::fread(chunk, 1, sizeof chunk, f.get())) > 0)
-    bytes.insert(bytes.end(), chunk, chunk + got);
-  if (std::ferror(f.get())) throw InputError(path + ": read error: " + std::strerror(errno));
+  bytes.resize(size);
   return bytes;
 }
 
@@ -47,10 +67,12 @@ std::vector<char> gunzip(const std::vector<char>& in, const std::string& path,
       if (in_pos > 0) break;  // trailing bytes after the last member are ignored, as gzip does
       throw InputError(path + ": corrupt gzip data (truncated header)");
     }
-    // The trailer holds the member's size mod 2^32: a hint, grown on demand.
+    // The trailer holds the member's size mod 2^32: a hint, grown on demand. Deflate expands
+    // at most 1032:1, which bounds the output of a corrupt stream too.
+    const std::size_t bound = remaining * 1032 + (1 << 16);
     std::uint32_t isize;
     std::memcpy(&isize, in.data() + in.size() - 4, 4);
-    std::size_t guess = std::max<std::size_t>(isize, 1 << 16);
+    std::size_t guess = std::min<std::size_t>(std::max<std::size_t>(isize, 1 << 16), bound);
     for (;;) {
       out.resize(out_len + guess + padding);
       std::size_t used = 0, produced = 0;
@@ -62,8 +84,8 @@ std::vector<char> gunzip(const std::vector<char>& in, const std::string& path,
         break;
       }
       if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
-        if (guess > (std::size_t{1} << 40)) throw InputError(path + ": gzip data too large");
-        guess *= 2;
+        if (guess >= bound) throw InputError(path + ": corrupt gzip data (impossible size)");
+        guess = std::min(2 * guess, bound);
         continue;
       }
       throw InputError(path + ": corrupt gzip data (" +
@@ -81,7 +103,7 @@ std::vector<char> gunzip(const std::vector<char>& in, const std::string& path,
 
 FileBytes read_file_bytes(const std::string& path, std::size_t padding) {
   FileBytes result;
-  std::vector<char> raw = read_raw(path);
+  std::vector<char> raw = read_raw(path, padding);
   if (is_gzip(raw)) {
     result.buffer = gunzip(raw, path, padding);
     result.size = result.buffer.size() - padding;

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Bad input and bad command lines give a message on stderr, no final line and the
+# documented exit status.
+set -uo pipefail
+bin=$1 src=$2
+fail() { echo "$@"; exit 1; }
+out=$("$bin" "$src/test/data/bad/edge_table_size.json" 5 2>err.txt); rc=$?
+[[ $rc -eq 3 ]] || fail "bad input: exit $rc, expected 3"
+! grep -v '^#' <<< "$out" | grep -q . || fail "bad input printed a final line: $out"
+grep -q "edges.costs\[2\]: expected 4 entries (2 x 2), found 3" err.txt || fail "message: $(cat err.txt)"
+"$bin" /no/such/file.json 5 > /dev/null 2> err.txt; rc=$?
+[[ $rc -eq 3 ]] || fail "missing file: exit $rc"
+grep -q "/no/such/file.json: cannot open" err.txt || fail "message: $(cat err.txt)"
+"$bin" "$src/examples/example.json" -1 > /dev/null 2>&1; rc=$?
+[[ $rc -eq 2 ]] || fail "negative timeout: exit $rc, expected 2"
+"$bin" > /dev/null 2>&1; rc=$?
+[[ $rc -eq 2 ]] || fail "no arguments: exit $rc, expected 2"
+for cmd in "" solve evaluate info; do
+  "$bin" $cmd --help > help.txt || fail "$cmd --help failed"
+  grep -q "Usage" help.txt || fail "$cmd --help has no usage"
+done
+grep -q "Usage" help.txt
+"$bin" solve "$src/examples/example.json" --seed 9 --dump-config > cfg.toml || fail "dump-config"
+grep -q "seed=9" cfg.toml || fail "dump-config lacks the seed: $(cat cfg.toml)"
+"$bin" solve "$src/examples/example.json" --config cfg.toml -o res.json > out.txt || fail "config run"
+"$bin" evaluate --json "$src/examples/example.json" res.json | grep -q '"cost":445' || fail "result"
+echo "[0, 0, 1, 1, 0]" > over.txt
+"$bin" evaluate "$src/examples/example.json" over.txt > /dev/null; rc=$?
+[[ $rc -eq 1 ]] || fail "infeasible solution: exit $rc, expected 1"
+rm -f err.txt help.txt cfg.toml res.json out.txt over.txt
+echo "cli errors: ok"

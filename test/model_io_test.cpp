@@ -1,0 +1,180 @@
+#include <doctest/doctest.h>
+#include <libdeflate.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "iopddl/io.hpp"
+#include "support.hpp"
+
+using namespace iopddl;
+using iopddl::test::source_path;
+
+namespace {
+
+Problem parse_text(const std::string& text) {
+  std::string padded = text + std::string(64, '\0');
+  return parse_problem(padded.data(), text.size(), "<text>");
+}
+
+std::string to_json(const Problem& p) {
+  std::ostringstream out;
+  write_problem_json(out, p);
+  return out.str();
+}
+
+void check_equal(const Problem& a, const Problem& b) {
+  REQUIRE(a.num_nodes() == b.num_nodes());
+  REQUIRE(a.num_edges() == b.num_edges());
+  CHECK(a.name() == b.name());
+  CHECK(a.usage_limit() == b.usage_limit());
+  for (NodeId v = 0; v < a.num_nodes(); ++v) {
+    CHECK(a.interval_lo(v) == b.interval_lo(v));
+    CHECK(a.interval_hi(v) == b.interval_hi(v));
+    CHECK(std::ranges::equal(a.costs(v), b.costs(v)));
+    CHECK(std::ranges::equal(a.usages(v), b.usages(v)));
+  }
+  for (EdgeId e = 0; e < a.num_edges(); ++e) {
+    CHECK(a.edge_u(e) == b.edge_u(e));
+    CHECK(a.edge_v(e) == b.edge_v(e));
+    CHECK(std::ranges::equal(a.edge_costs(e), b.edge_costs(e)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the contest example is read with its costs, usages and tables") {
+  Problem p = read_problem(source_path("examples/example.json"));
+  CHECK(p.name() == "example");
+  CHECK(p.num_nodes() == 5);
+  CHECK(p.num_edges() == 5);
+  CHECK(p.usage_limit() == 50);
+  CHECK(p.strategies(2) == 3);
+  CHECK(p.costs(2)[1] == 45);
+  CHECK(p.usages(1)[0] == 25);
+  // Edge 2 joins nodes 1 and 3; its table is row-major in node 1's strategy.
+  CHECK(p.edge_u(2) == 1);
+  CHECK(p.edge_v(2) == 3);
+  CHECK(p.edge_cost(2, 0, 1) == 10);
+  CHECK(p.edge_cost(2, 1, 0) == 20);
+  // Distinct endpoints: 30 40 50 70 110 120 140 150 -> 7 segments.
+  CHECK(p.num_segments() == 7);
+  CHECK(p.seg_lo(2) == 2);  // [50, 120) starts at times[2] = 50
+  CHECK(p.seg_hi(2) == 5);  // and ends at times[5] = 120
+}
+
+TEST_CASE("equal edge tables are stored once and parallel edges stay separate") {
+  Problem p = parse_text(R"({"problem":{"nodes":{"intervals":[[0,1],[0,1]],
+    "costs":[[1,2],[3,4]],"usages":[[1,1],[1,1]]},
+    "edges":{"nodes":[[0,1],[0,1],[1,0]],"costs":[[1,2,3,4],[1,2,3,4],[1,2,3,4]]},
+    "usage_limit":5}})");
+  CHECK(p.num_edges() == 3);
+  CHECK(p.num_tables() == 1);
+  CHECK(p.degree(0) == 3);
+  CHECK(p.degree(1) == 3);
+}
+
+TEST_CASE("keys may come in any order and edges and the limit may be absent") {
+  Problem p = parse_text(R"({"problem":{"nodes":{"usages":[[3]],"costs":[[7]],
+    "intervals":[[5,2]]},"name":"x"}})");
+  CHECK(p.num_nodes() == 1);
+  CHECK(p.num_edges() == 0);
+  CHECK_FALSE(p.usage_limit().has_value());
+  CHECK_FALSE(p.has_memory(0));
+  CHECK(p.num_segments() == 0);
+}
+
+TEST_CASE("random problems survive a write and read round trip") {
+  Rng rng(7);
+  for (int round = 0; round < 50; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 1 + static_cast<int>(rng.below(8));
+    spec.edges = static_cast<int>(rng.below(12));
+    spec.huge_values = round % 3 == 0;
+    spec.limit_factor = round % 5 == 0 ? 0 : 1.1;
+    Problem p = test::random_problem(rng, spec);
+    check_equal(p, parse_text(to_json(p)));
+  }
+}
+
+TEST_CASE("a gzipped file is detected by its magic bytes, not its name") {
+  Problem p = read_problem(source_path("examples/example.json"));
+  const std::string text = to_json(p);
+  libdeflate_compressor* c = libdeflate_alloc_compressor(6);
+  std::vector<char> gz(libdeflate_gzip_compress_bound(c, text.size()));
+  gz.resize(libdeflate_gzip_compress(c, text.data(), text.size(), gz.data(), gz.size()));
+  libdeflate_free_compressor(c);
+  const std::string path = "gzip_named_plain.json";
+  std::ofstream(path, std::ios::binary).write(gz.data(), static_cast<std::streamsize>(gz.size()));
+  check_equal(p, read_problem(path));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("every file of the bad-input corpus gets a clear error naming the element") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"truncated.json", "invalid JSON"},
+      {"not_json.json", "expected a JSON object"},
+      {"empty.json", "empty input"},
+      {"trailing_garbage.json", "unexpected content after the JSON document"},
+      {"corrupt.json.gz", "corrupt gzip data"},
+      {"missing_problem.json", "missing key \"problem\""},
+      {"missing_usages.json", "problem.nodes: missing key \"usages\""},
+      {"wrong_type.json", "nodes.costs: expected an array"},
+      {"non_integer.json", "nodes.costs[1][1]: expected an integer, found 65.5"},
+      {"out_of_range.json", "nodes.costs[1][1]: integer 99999999999999999999 is outside the "
+                            "int64 range"},
+      {"mismatched_usages.json", "nodes.usages[2]: expected 3 entries"},
+      {"no_strategies.json", "nodes.costs[3]: a node needs at least one strategy"},
+      {"edge_node_missing.json", "edges.nodes[2]: node 7 does not exist (5 nodes)"},
+      {"edge_table_size.json", "edges.costs[2]: expected 4 entries (2 x 2), found 3"},
+      {"negative_usage.json", "nodes.usages[2][1]: negative usage -20"},
+      {"intervals_count.json", "nodes.costs: has 5 entries but nodes.intervals has 4"},
+      {"hyperedge.json", "edges.nodes[0]: expected 2 node indices, found 3"},
+      {"interval_shape.json", "nodes.intervals[1]: expected 2 entries [lo, hi], found 1"},
+      {"edge_count.json", "edges.nodes has 5 entries but edges.costs has 4"},
+      {"duplicate_key.json", "problem.nodes: duplicate key"},
+  };
+  for (auto [file, expected] : cases) {
+    CAPTURE(file);
+    const std::string path = source_path(std::string("test/data/bad/") + file);
+    std::string message;
+    try {
+      read_problem(path);
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+    CHECK(message.find(path + ": ") == 0);
+    CHECK(message.find(expected) != std::string::npos);
+  }
+}
+
+TEST_CASE("a missing file is an input error naming the file") {
+  CHECK_THROWS_WITH_AS(read_problem("no/such/file.json"),
+                       doctest::Contains("no/such/file.json: cannot open"), InputError);
+}
+
+TEST_CASE("solutions are read from contest output and from JSON results") {
+  {
+    std::ofstream("sol.txt") << "# progress\n[1, 2]\n# nope\n[0, 1, 2]\n";
+    CHECK(read_solution("sol.txt") == std::vector<Strategy>{0, 1, 2});
+  }
+  {
+    std::ofstream("sol.json") << R"({"cost": 5, "assignment": [2, 0]})";
+    CHECK(read_solution("sol.json") == std::vector<Strategy>{2, 0});
+  }
+  {
+    std::ofstream("sol.txt") << "# nothing here\n";
+    CHECK_THROWS_AS(read_solution("sol.txt"), InputError);
+  }
+  std::remove("sol.txt");
+  std::remove("sol.json");
+}
+
+TEST_CASE("to_string prints 128-bit totals exactly") {
+  CHECK(to_string(Total{0}) == "0");
+  CHECK(to_string(Total{-42}) == "-42");
+  Total big = Total{1} << 100;
+  CHECK(to_string(big) == "1267650600228229401496703205376");
+}

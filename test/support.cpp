@@ -1,0 +1,72 @@
+#include "support.hpp"
+
+#include <algorithm>
+
+#include "iopddl/solve.hpp"
+
+namespace iopddl::test {
+
+Problem random_problem(Rng& rng, const TinySpec& spec) {
+  ProblemBuilder b;
+  b.set_name("tiny");
+  const Cost cmax = spec.huge_values ? (Cost{1} << 62) : spec.max_cost;
+  const Usage umax = spec.huge_values ? (Usage{1} << 62) : spec.max_usage;
+  for (int v = 0; v < spec.nodes; ++v) {
+    const int k = 1 + static_cast<int>(rng.below(static_cast<std::uint64_t>(spec.max_strategies)));
+    std::vector<Cost> c(static_cast<std::size_t>(k));
+    std::vector<Usage> u(static_cast<std::size_t>(k));
+    for (auto& x : c) x = static_cast<Cost>(rng.below(static_cast<std::uint64_t>(cmax) + 1));
+    for (auto& x : u) x = static_cast<Usage>(rng.below(static_cast<std::uint64_t>(umax) + 1));
+    std::int64_t lo = static_cast<std::int64_t>(rng.below(10));
+    std::int64_t hi = lo + 1 + static_cast<std::int64_t>(rng.below(6));
+    if (rng.uniform() < spec.empty_interval_share) {
+      hi = lo - static_cast<std::int64_t>(rng.below(2));  // empty: lo >= hi
+    }
+    b.add_node(lo, hi, c, u);
+  }
+  for (int e = 0; e < spec.edges && spec.nodes > 0; ++e) {
+    const auto u = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(spec.nodes)));
+    auto v = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(spec.nodes)));
+    if (spec.nodes > 1 && v == u) v = (v + 1) % static_cast<NodeId>(spec.nodes);
+    std::vector<Cost> t(static_cast<std::size_t>(b.strategies(u)) *
+                        static_cast<std::size_t>(b.strategies(v)));
+    for (auto& x : t)
+      x = rng.uniform() < spec.forbidden_share
+              ? kForbidden
+              : static_cast<Cost>(rng.below(static_cast<std::uint64_t>(cmax) + 1));
+    b.add_edge(u, v, b.add_table(t));
+  }
+  Problem unlimited = ProblemBuilder(b).build();
+  if (spec.limit_factor > 0) {
+    Evaluation least = evaluate(unlimited, least_memory_assignment(unlimited));
+    const double limit = static_cast<double>(least.peak_usage) * spec.limit_factor;
+    b.set_usage_limit(static_cast<Usage>(std::min(limit, 9.2e18)));
+  }
+  return std::move(b).build();
+}
+
+void for_each_assignment(const Problem& p,
+                         const std::function<void(const std::vector<Strategy>&)>& f) {
+  std::vector<Strategy> a(p.num_nodes(), 0);
+  for (;;) {
+    f(a);
+    std::size_t v = 0;
+    while (v < a.size() && ++a[v] == p.strategies(static_cast<NodeId>(v))) a[v++] = 0;
+    if (v == a.size()) return;
+  }
+}
+
+std::optional<Total> brute_force_optimum(const Problem& p) {
+  std::optional<Total> best;
+  for_each_assignment(p, [&](const std::vector<Strategy>& a) {
+    Evaluation e = evaluate(p, a);
+    if (e.feasible && (!best || e.cost < *best)) best = e.cost;
+  });
+  return best;
+}
+
+std::string source_path(const std::string& relative) {
+  return std::string(IOPDDL_SOURCE_DIR) + "/" + relative;
+}
+
+}  // namespace iopddl::test

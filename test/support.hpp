@@ -1,0 +1,38 @@
+// Helpers for tests: random tiny problems, brute force and running the binary.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iopddl/evaluate.hpp"
+#include "iopddl/problem.hpp"
+#include "iopddl/rng.hpp"
+
+namespace iopddl::test {
+
+struct TinySpec {
+  int nodes = 5;
+  int edges = 6;
+  int max_strategies = 3;
+  Cost max_cost = 100;
+  Usage max_usage = 20;
+  double forbidden_share = 0.1;   // share of edge entries set to 10^18
+  double empty_interval_share = 0.2;
+  bool huge_values = false;       // costs and usages near 2^62 (sums overflow int64)
+  double limit_factor = 1.1;      // limit = factor * least-memory peak (<= 0: no limit)
+};
+
+Problem random_problem(Rng& rng, const TinySpec& spec);
+
+// Every assignment, in lexicographic order (for brute force on tiny problems).
+void for_each_assignment(const Problem& p, const std::function<void(const std::vector<Strategy>&)>& f);
+
+// The cheapest feasible assignment by enumeration (nullopt if none is feasible).
+std::optional<Total> brute_force_optimum(const Problem& p);
+
+// Path of a file in the source tree (test data, examples).
+std::string source_path(const std::string& relative);
+
+}  // namespace iopddl::test
