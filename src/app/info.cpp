@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "../reduce/reduced.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 
@@ -63,6 +64,15 @@ std::string instance_info(const Problem& p) {
     add("usage limit          none");
     add("min-usage peak       %s", to_string(least.peak_usage).c_str());
   }
+  Reduced r = Reduced::build(p);
+  std::size_t strategies = 0, max_rk = 0;
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+    strategies += static_cast<std::size_t>(r.strategies(g));
+    max_rk = std::max<std::size_t>(max_rk, r.strategies(g));
+  }
+  add("presolve             %s", r.stats().summary().c_str());
+  add("reduced              %zu nodes, %zu edges, %zu strategies (max %zu)", r.num_nodes(),
+      r.num_edges(), strategies, max_rk);
   return out;
 }
 

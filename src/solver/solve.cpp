@@ -6,8 +6,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, StopCont
                   IncumbentStore& store, Log& log) {
   switch (options.algorithm) {
     case Algorithm::kBaseline:
-    case Algorithm::kPortfolio:
       return solve_baseline(problem, stop, store, log);
+    case Algorithm::kPortfolio:
+      return solve_portfolio(problem, options, stop, store, log);
   }
   return {};
 }

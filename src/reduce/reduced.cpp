@@ -1,0 +1,312 @@
+#include "reduced.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace iopddl {
+namespace {
+
+Cost saturate(Total v) {
+  if (v >= kForbidden) return kForbidden;
+  if (v <= -kForbidden) return -kForbidden;
+  return static_cast<Cost>(v);
+}
+Cost sat_add(Cost a, Cost b) {
+  if (a >= kForbidden || b >= kForbidden) return kForbidden;
+  return saturate(Total{a} + b);
+}
+
+// The working grouping between rounds: per-group member lists and per-member choices.
+struct Grouping {
+  std::vector<std::vector<NodeId>> members;    // by group (empty once absorbed)
+  std::vector<std::vector<Strategy>> choice;   // by input node, over its group's strategies
+  std::vector<std::uint32_t> group_of;         // input node -> group
+  std::vector<Strategy> k;                     // strategies per group
+};
+
+}  // namespace
+
+class ReducedBuilder {
+ public:
+  // Builds the flat reduced problem of a grouping: node costs (with edges inside groups)
+  // and one summed table per pair of adjacent groups.
+  static Reduced materialize(const Problem& p, const Grouping& gr, PresolveStats& stats) {
+    Reduced r;
+    r.p_ = &p;
+    std::vector<std::uint32_t> id(gr.members.size(), UINT32_MAX);
+    for (std::uint32_t g = 0; g < gr.members.size(); ++g) {
+      if (gr.members[g].empty()) continue;
+      id[g] = static_cast<std::uint32_t>(r.k_.size());
+      r.k_.push_back(gr.k[g]);
+    }
+    const std::size_t n = r.k_.size();
+    r.cost_begin_.assign(n + 1, 0);
+    r.member_begin_.assign(n + 1, 0);
+    for (std::uint32_t g = 0; g < gr.members.size(); ++g) {
+      if (id[g] == UINT32_MAX) continue;
+      r.cost_begin_[id[g] + 1] = static_cast<std::uint64_t>(gr.k[g]);
+      r.member_begin_[id[g] + 1] = gr.members[g].size();
+    }
+    for (std::size_t g = 0; g < n; ++g) {
+      r.cost_begin_[g + 1] += r.cost_begin_[g];
+      r.member_begin_[g + 1] += r.member_begin_[g];
+    }
+    r.cost_.assign(r.cost_begin_[n], 0);
+    r.member_.resize(r.member_begin_[n]);
+    r.choice_begin_.assign(r.member_.size() + 1, 0);
+    for (std::uint32_t g = 0; g < gr.members.size(); ++g) {
+      if (id[g] == UINT32_MAX) continue;
+      std::size_t mi = r.member_begin_[id[g]];
+      for (NodeId v : gr.members[g]) {
+        r.member_[mi] = v;
+        r.choice_begin_[mi + 1] = static_cast<std::uint64_t>(gr.k[g]);
+        ++mi;
+      }
+    }
+    for (std::size_t mi = 0; mi < r.member_.size(); ++mi)
+      r.choice_begin_[mi + 1] += r.choice_begin_[mi];
+    r.choice_.resize(r.choice_begin_.back());
+    for (std::size_t g = 0; g < n; ++g) {
+      Cost* c = r.cost_.data() + r.cost_begin_[g];
+      for (std::size_t mi = r.member_begin_[g]; mi < r.member_begin_[g + 1]; ++mi) {
+        const NodeId v = r.member_[mi];
+        const auto& ch = gr.choice[v];
+        std::copy(ch.begin(), ch.end(), r.choice_.begin() + static_cast<long>(r.choice_begin_[mi]));
+        for (Strategy s = 0; s < r.k_[g]; ++s) c[s] = sat_add(c[s], p.costs(v)[ch[s]]);
+      }
+    }
+    // Edges: inside a group they become node costs; between groups they are summed per pair.
+    std::unordered_map<std::uint64_t, std::uint32_t> pair_edge;
+    stats.parallel_edges = stats.internal_edges = 0;
+    for (EdgeId e = 0; e < p.num_edges(); ++e) {
+      const NodeId a = p.edge_u(e), b = p.edge_v(e);
+      const std::uint32_t ga = id[gr.group_of[a]], gb = id[gr.group_of[b]];
+      const auto& ca = gr.choice[a];
+      const auto& cb = gr.choice[b];
+      const Strategy kb_in = p.strategies(b);
+      auto t = p.edge_costs(e);
+      if (ga == gb) {
+        ++stats.internal_edges;
+        Cost* c = r.cost_.data() + r.cost_begin_[ga];
+        for (Strategy s = 0; s < r.k_[ga]; ++s)
+          c[s] = sat_add(c[s], t[static_cast<std::size_t>(ca[s]) * kb_in + cb[s]]);
+        continue;
+      }
+      const std::uint32_t x = std::min(ga, gb), y = std::max(ga, gb);
+      const std::uint64_t key = (std::uint64_t{x} << 32) | y;
+      auto [it, fresh] = pair_edge.try_emplace(key, static_cast<std::uint32_t>(r.eu_.size()));
+      if (fresh) {
+        r.eu_.push_back(x);
+        r.ev_.push_back(y);
+        r.table_begin_.push_back(r.table_.size());
+        r.table_.resize(r.table_.size() + static_cast<std::size_t>(r.k_[x]) * r.k_[y], 0);
+      } else {
+        ++stats.parallel_edges;
+      }
+      Cost* out = r.table_.data() + r.table_begin_[it->second];
+      const Strategy ky = r.k_[y];
+      const bool a_first = ga == x;
+      for (Strategy sx = 0; sx < r.k_[x]; ++sx)
+        for (Strategy sy = 0; sy < ky; ++sy) {
+          const Strategy sa = a_first ? ca[sx] : ca[sy], sb = a_first ? cb[sy] : cb[sx];
+          Cost& o = out[static_cast<std::size_t>(sx) * ky + sy];
+          o = sat_add(o, t[static_cast<std::size_t>(sa) * kb_in + sb]);
+        }
+    }
+    r.table_begin_.push_back(r.table_.size());
+    // Adjacency.
+    r.adj_begin_.assign(n + 1, 0);
+    for (std::size_t e = 0; e < r.eu_.size(); ++e) {
+      ++r.adj_begin_[r.eu_[e] + 1];
+      ++r.adj_begin_[r.ev_[e] + 1];
+    }
+    for (std::size_t g = 0; g < n; ++g) r.adj_begin_[g + 1] += r.adj_begin_[g];
+    r.adj_.resize(r.adj_begin_[n]);
+    std::vector<std::uint64_t> fill(r.adj_begin_.begin(), r.adj_begin_.end() - 1);
+    for (std::uint32_t e = 0; e < r.eu_.size(); ++e) {
+      r.adj_[fill[r.eu_[e]]++] = e;
+      r.adj_[fill[r.ev_[e]]++] = e;
+    }
+    return r;
+  }
+
+  // Marks strategies that must pick a forbidden entry, to a fixpoint. Returns false if a
+  // group is left with none.
+  static bool find_dead(const Reduced& r, std::vector<std::vector<char>>& dead) {
+    const std::size_t n = r.num_nodes();
+    dead.assign(n, {});
+    for (std::uint32_t g = 0; g < n; ++g) {
+      dead[g].assign(static_cast<std::size_t>(r.k_[g]), 0);
+      for (Strategy s = 0; s < r.k_[g]; ++s) dead[g][s] = is_forbidden(r.costs(g)[s]);
+    }
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+        const std::uint32_t x = r.eu_[e], y = r.ev_[e];
+        const Cost* t = r.table(e);
+        const Strategy kx = r.k_[x], ky = r.k_[y];
+        for (Strategy sx = 0; sx < kx; ++sx) {
+          if (dead[x][sx]) continue;
+          bool any = false;
+          for (Strategy sy = 0; sy < ky && !any; ++sy)
+            any = !dead[y][sy] && !is_forbidden(t[static_cast<std::size_t>(sx) * ky + sy]);
+          if (!any) dead[x][sx] = changed = true;
+        }
+        for (Strategy sy = 0; sy < ky; ++sy) {
+          if (dead[y][sy]) continue;
+          bool any = false;
+          for (Strategy sx = 0; sx < kx && !any; ++sx)
+            any = !dead[x][sx] && !is_forbidden(t[static_cast<std::size_t>(sx) * ky + sy]);
+          if (!any) dead[y][sy] = changed = true;
+        }
+      }
+    }
+    for (std::uint32_t g = 0; g < n; ++g)
+      if (std::count(dead[g].begin(), dead[g].end(), 0) == 0) return false;
+    return true;
+  }
+
+  // If every strategy of `from` allows exactly one strategy of `to`, fills f and returns true.
+  static bool functional(const Reduced& r, std::uint32_t e, bool u_to_v, std::vector<Strategy>& f) {
+    const std::uint32_t x = r.eu_[e], y = r.ev_[e];
+    const Strategy kx = r.k_[x], ky = r.k_[y];
+    const Cost* t = r.table(e);
+    const Strategy kf = u_to_v ? kx : ky, kt = u_to_v ? ky : kx;
+    f.assign(static_cast<std::size_t>(kf), -1);
+    for (Strategy a = 0; a < kf; ++a)
+      for (Strategy b = 0; b < kt; ++b) {
+        const Strategy sx = u_to_v ? a : b, sy = u_to_v ? b : a;
+        if (is_forbidden(t[static_cast<std::size_t>(sx) * ky + sy])) continue;
+        if (f[a] != -1) return false;
+        f[a] = b;
+      }
+    return std::find(f.begin(), f.end(), -1) == f.end();
+  }
+};
+
+std::string PresolveStats::summary() const {
+  if (infeasible_forbidden)
+    return "presolve skipped: some node has only forbidden choices";
+  return std::to_string(rounds) + " rounds: " + std::to_string(dead_strategies) +
+         " forbidden strategies removed, " + std::to_string(folded_nodes) +
+         " nodes folded into a neighbour, " + std::to_string(parallel_edges) +
+         " parallel edges summed, " + std::to_string(internal_edges) +
+         " edges moved into node costs";
+}
+
+Reduced Reduced::build(const Problem& p, bool fold) {
+  const std::size_t n = p.num_nodes();
+  Grouping gr;
+  gr.members.resize(n);
+  gr.choice.resize(n);
+  gr.group_of.resize(n);
+  gr.k.resize(n);
+  for (NodeId v = 0; v < n; ++v) {
+    gr.members[v] = {v};
+    gr.group_of[v] = v;
+    gr.k[v] = p.strategies(v);
+    gr.choice[v].resize(static_cast<std::size_t>(p.strategies(v)));
+    for (Strategy s = 0; s < p.strategies(v); ++s) gr.choice[v][s] = s;
+  }
+  PresolveStats stats;
+  if (!fold) {
+    Reduced r = ReducedBuilder::materialize(p, gr, stats);
+    r.stats_ = stats;
+    return r;
+  }
+  const Grouping identity = gr;
+  std::vector<std::vector<char>> dead;
+  std::vector<Strategy> f;
+  for (;;) {
+    ++stats.rounds;
+    Reduced r = ReducedBuilder::materialize(p, gr, stats);
+    if (!ReducedBuilder::find_dead(r, dead)) {
+      PresolveStats none;
+      none.infeasible_forbidden = true;
+      Reduced plain = ReducedBuilder::materialize(p, identity, none);
+      plain.stats_ = none;
+      return plain;
+    }
+    // Map reduced ids back to grouping ids (materialize keeps the order of live groups).
+    std::vector<std::uint32_t> gid;
+    for (std::uint32_t g = 0; g < gr.members.size(); ++g)
+      if (!gr.members[g].empty()) gid.push_back(g);
+    bool any_dead = false;
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+      const auto& d = dead[g];
+      if (std::find(d.begin(), d.end(), 1) == d.end()) continue;
+      any_dead = true;
+      const std::uint32_t G = gid[g];
+      std::vector<Strategy> keep;
+      for (Strategy s = 0; s < r.k_[g]; ++s)
+        if (!d[s]) keep.push_back(s);
+      stats.dead_strategies += d.size() - keep.size();
+      for (NodeId v : gr.members[G]) {
+        std::vector<Strategy> c(keep.size());
+        for (std::size_t i = 0; i < keep.size(); ++i) c[i] = gr.choice[v][keep[i]];
+        gr.choice[v] = std::move(c);
+      }
+      gr.k[G] = static_cast<Strategy>(keep.size());
+    }
+    if (any_dead) continue;
+    // Fold. A group's strategies do not change when it absorbs another (the absorbed
+    // members are re-indexed onto them), so this round's tables stay valid for every group
+    // not yet absorbed, and chains fold in one round.
+    std::vector<char> absorbed(r.num_nodes(), 0);
+    std::size_t merges = 0;
+    for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+      const std::uint32_t x = r.eu_[e], y = r.ev_[e];
+      if (absorbed[x] || absorbed[y]) continue;
+      std::uint32_t into, from;
+      if (ReducedBuilder::functional(r, e, true, f)) {
+        into = x, from = y;
+      } else if (ReducedBuilder::functional(r, e, false, f)) {
+        into = y, from = x;
+      } else {
+        continue;
+      }
+      absorbed[from] = 1;
+      const std::uint32_t I = gid[into], F = gid[from];
+      for (NodeId v : gr.members[F]) {
+        std::vector<Strategy> c(f.size());
+        for (std::size_t s = 0; s < f.size(); ++s) c[s] = gr.choice[v][f[s]];
+        gr.choice[v] = std::move(c);
+        gr.group_of[v] = I;
+        gr.members[I].push_back(v);
+      }
+      ++stats.folded_nodes;
+      gr.members[F].clear();
+      ++merges;
+    }
+    if (merges == 0) {
+      r.stats_ = stats;
+      return r;
+    }
+  }
+}
+
+std::vector<Strategy> Reduced::expand(const std::vector<Strategy>& x) const {
+  std::vector<Strategy> a(p_->num_nodes(), 0);
+  for (std::uint32_t g = 0; g < num_nodes(); ++g)
+    for (std::size_t mi = member_begin_[g]; mi < member_begin_[g + 1]; ++mi)
+      a[member_[mi]] = choice(mi, x[g]);
+  return a;
+}
+
+bool Reduced::contract(const std::vector<Strategy>& a, std::vector<Strategy>& x) const {
+  x.assign(num_nodes(), 0);
+  for (std::uint32_t g = 0; g < num_nodes(); ++g) {
+    bool found = false;
+    for (Strategy s = 0; s < k_[g] && !found; ++s) {
+      found = true;
+      for (std::size_t mi = member_begin_[g]; mi < member_begin_[g + 1] && found; ++mi)
+        found = choice(mi, s) == a[member_[mi]];
+      if (found) x[g] = s;
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+}  // namespace iopddl

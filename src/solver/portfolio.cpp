@@ -1,0 +1,248 @@
+// The solver core: exact presolve, then a portfolio of workers (threads), each pricing
+// memory per member node at its own price level:
+//   priced costs -> TRW-S -> rounding -> greedy memory repair -> memory-aware 1-opt,
+// with the per-member prices raised where that member's interval was overloaded and
+// lowered elsewhere. Workers share nothing but the incumbent store, so a run bounded by
+// work (--deterministic) gives the same answer for the same seed and thread count.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <thread>
+
+#include "../reduce/reduced.hpp"
+#include "iopddl/evaluate.hpp"
+#include "iopddl/rng.hpp"
+#include "iopddl/solve.hpp"
+#include "state.hpp"
+#include "trws.hpp"
+
+namespace iopddl {
+namespace {
+
+// Members with memory, sorted by first segment: the candidates at a time point are a prefix.
+struct MemoryIndex {
+  std::vector<std::size_t> by_start;      // member indices
+  std::vector<std::uint32_t> group;       // member index -> group
+  explicit MemoryIndex(const Reduced& r) : group(r.num_members()) {
+    const Problem& p = r.original();
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
+        group[mi] = g;
+        if (p.has_memory(r.member_node(mi))) by_start.push_back(mi);
+      }
+    std::stable_sort(by_start.begin(), by_start.end(), [&](std::size_t a, std::size_t b) {
+      return p.seg_lo(r.member_node(a)) < p.seg_lo(r.member_node(b));
+    });
+  }
+};
+
+class Worker {
+ public:
+  Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed,
+         int id)
+      : r_(r), p_(r.original()), index_(index), state_(r), trws_(r), rng_(seed, 0, id),
+        id_(id), beta_(r.num_members(), 0.0), alpha_(price_unit) {}
+
+  void run(StopControl& stop, IncumbentStore& store, Log& log, std::uint64_t max_rounds) {
+    for (std::uint64_t round = 0; round < max_rounds && !stop.should_stop(); ++round) {
+      set_prices();
+      for (int it = 0; it < (round == 0 ? 5 : 2) && !stop.should_stop(); ++it) trws_.iterate();
+      if (stop.should_stop() && round > 0) break;
+      std::vector<Strategy> x = trws_.round();
+      state_.assign(x);
+      const bool was_feasible = state_.feasible();
+      update_prices();
+      if (!was_feasible && !repair(stop)) continue;
+      descend(stop);
+      if (state_.feasible() && (best_x_.empty() || state_.cost() < best_cost_)) {
+        best_cost_ = state_.cost();
+        best_x_ = state_.assignment();
+        offer(store, log);
+      }
+    }
+  }
+
+  const std::vector<Strategy>& best() const { return best_x_; }
+
+ private:
+  void set_prices() {
+    auto& u = trws_.unary();
+    for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
+      double* ug = u.data() + trws_.unary_begin(g);
+      const Cost* c = r_.costs(g);
+      for (Strategy s = 0; s < r_.strategies(g); ++s)
+        ug[s] = std::min(static_cast<double>(c[s]), 1e18);
+      for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
+        if (beta_[mi] == 0) continue;
+        const double w = alpha_ * beta_[mi];
+        for (Strategy s = 0; s < r_.strategies(g); ++s)
+          ug[s] += w * static_cast<double>(r_.member_usage(mi, s));
+      }
+    }
+  }
+
+  // Raise the price of members whose interval is over the limit, decay the others.
+  void update_prices() {
+    if (!state_.limited()) return;
+    const Total limit = state_.limit();
+    for (std::size_t mi : index_.by_start) {
+      const NodeId v = r_.member_node(mi);
+      if (state_.usage().max(p_.seg_lo(v), p_.seg_hi(v)) > limit)
+        beta_[mi] = beta_[mi] * 1.2 + 0.1 * (1.0 + rng_.uniform());
+      else
+        beta_[mi] *= 0.9;
+    }
+  }
+
+  // Greedy repair at the first overloaded time point: the move with the least cost per unit
+  // of usage removed there, never raising the global peak. Returns whether it is feasible.
+  bool repair(StopControl& stop) {
+    const Total limit = state_.limit();
+    std::vector<std::uint32_t> stamp(r_.num_nodes(), 0);
+    std::uint32_t now = 0;
+    struct Candidate {
+      double score;
+      std::uint32_t g;
+      Strategy s;
+      Total d;
+    };
+    std::vector<Candidate> cands;
+    std::vector<Total> d;
+    const std::size_t max_steps = 4 * r_.num_nodes() + 100;
+    for (std::size_t step = 0; step < max_steps; ++step) {
+      if (state_.feasible()) return true;
+      if ((step & 15) == 0 && stop.should_stop()) return false;
+      const std::size_t t = state_.usage().first_above(limit);
+      ++now;
+      cands.clear();
+      for (std::size_t mi : index_.by_start) {
+        const NodeId v = r_.member_node(mi);
+        if (p_.seg_lo(v) > t) break;
+        if (p_.seg_hi(v) <= t) continue;
+        const std::uint32_t g = index_.group[mi];
+        if (stamp[g] == now) continue;
+        stamp[g] = now;
+        const Strategy cur = state_.at(g);
+        state_.deltas(g, d);
+        for (Strategy s = 0; s < r_.strategies(g); ++s) {
+          if (s == cur) continue;
+          Total reduction = 0;
+          for (std::size_t mj = r_.member_begin(g); mj < r_.member_begin(g + 1); ++mj) {
+            const NodeId w = r_.member_node(mj);
+            if (p_.has_memory(w) && p_.seg_lo(w) <= t && t < p_.seg_hi(w))
+              reduction += Total{r_.member_usage(mj, cur)} - r_.member_usage(mj, s);
+          }
+          if (reduction <= 0) continue;
+          cands.push_back({static_cast<double>(d[s]) / static_cast<double>(reduction), g, s, d[s]});
+        }
+      }
+      if (cands.empty()) return false;
+      std::sort(cands.begin(), cands.end(),
+                [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+      bool moved = false;
+      for (const Candidate& c : cands)
+        if ((moved = state_.try_move(c.g, c.s, c.d))) break;
+      if (!moved) state_.move(cands[0].g, cands[0].s, cands[0].d);
+    }
+    return state_.feasible();
+  }
+
+  // Memory-aware 1-opt: improving moves that keep every time point within the limit.
+  void descend(StopControl& stop) {
+    std::vector<std::uint32_t> order(r_.num_nodes());
+    std::iota(order.begin(), order.end(), 0);
+    std::vector<Total> d;
+    std::vector<Strategy> improving;
+    bool improved = true;
+    while (improved && !stop.should_stop()) {
+      improved = false;
+      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng_.below(i)]);
+      for (std::uint32_t g : order) {
+        state_.deltas(g, d);
+        improving.clear();
+        for (Strategy s = 0; s < r_.strategies(g); ++s)
+          if (d[s] < 0) improving.push_back(s);
+        std::sort(improving.begin(), improving.end(),
+                  [&](Strategy a, Strategy b) { return d[a] < d[b]; });
+        for (Strategy s : improving)
+          if (state_.try_move(g, s, d[s])) {
+            improved = true;
+            break;
+          }
+      }
+    }
+  }
+
+  void offer(IncumbentStore& store, Log& log) {
+    std::vector<Strategy> a = r_.expand(best_x_);
+    Evaluation e = evaluate(p_, a);
+    if (!e.feasible) return;  // cannot happen: the state tracks usage exactly
+    if (store.offer(a, e.cost, "priced-" + std::to_string(id_)))
+      log.info("worker %d: cost %s", id_, to_string(e.cost).c_str());
+  }
+
+  const Reduced& r_;
+  const Problem& p_;
+  const MemoryIndex& index_;
+  LocalState state_;
+  Trws trws_;
+  Rng rng_;
+  int id_;
+  std::vector<double> beta_;
+  double alpha_;
+  Total best_cost_ = 0;
+  std::vector<Strategy> best_x_;
+};
+
+// Cost per unit of usage at which memory starts to matter: the spread of node costs over
+// the spread of usages, summed over the reduced problem.
+double price_unit(const Reduced& r) {
+  double cost_spread = 0, usage_spread = 0;
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+    Cost lo = kForbidden, hi = -kForbidden;
+    for (Strategy s = 0; s < r.strategies(g); ++s) {
+      if (is_forbidden(r.costs(g)[s])) continue;
+      lo = std::min(lo, r.costs(g)[s]);
+      hi = std::max(hi, r.costs(g)[s]);
+    }
+    if (lo <= hi) cost_spread += static_cast<double>(hi - lo);
+    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
+      Usage ulo = INT64_MAX, uhi = 0;
+      for (Strategy s = 0; s < r.strategies(g); ++s) {
+        ulo = std::min(ulo, r.member_usage(mi, s));
+        uhi = std::max(uhi, r.member_usage(mi, s));
+      }
+      usage_spread += static_cast<double>(uhi - ulo);
+    }
+  }
+  return usage_spread > 0 ? std::max(cost_spread, 1.0) / usage_spread : 0.0;
+}
+
+}  // namespace
+
+SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopControl& stop,
+                            IncumbentStore& store, Log& log) {
+  // A feasible answer first, whatever happens next.
+  SolveResult base = solve_baseline(p, stop, store, log);
+  if (base.status == SolveStatus::kInfeasible) return base;
+  Reduced r = Reduced::build(p);
+  log.info("presolve: %zu nodes, %zu edges left; %s", r.num_nodes(), r.num_edges(),
+           r.stats().summary().c_str());
+  MemoryIndex index(r);
+  const double unit = price_unit(r);
+  const int threads = o.threads > 0 ? o.threads
+                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const std::uint64_t rounds =
+      o.deterministic ? (o.work_limit ? o.work_limit : 30) : UINT64_MAX;
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int w = 0; w < threads; ++w)
+    workers.push_back(std::make_unique<Worker>(r, index, unit * std::pow(3.0, w % 4), o.seed, w));
+  std::vector<std::thread> pool;
+  for (int w = 1; w < threads; ++w)
+    pool.emplace_back([&, w] { workers[w]->run(stop, store, log, rounds); });
+  workers[0]->run(stop, store, log, rounds);
+  for (auto& t : pool) t.join();
+  return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
+}
+
+}  // namespace iopddl

@@ -1,0 +1,95 @@
+#include "state.hpp"
+
+namespace iopddl {
+
+LocalState::LocalState(const Reduced& r)
+    : r_(r), p_(r.original()), tree_(r.original().num_segments()),
+      limited_(r.original().usage_limit().has_value()),
+      limit_(r.original().usage_limit().value_or(0)) {}
+
+void LocalState::assign(const std::vector<Strategy>& x) {
+  x_ = x;
+  tree_ = UsageTree(p_.num_segments());
+  cost_ = 0;
+  for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
+    cost_ += r_.costs(g)[x_[g]];
+    for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
+      const NodeId v = r_.member_node(mi);
+      if (p_.has_memory(v)) tree_.add(p_.seg_lo(v), p_.seg_hi(v), r_.member_usage(mi, x_[g]));
+    }
+  }
+  for (std::uint32_t e = 0; e < r_.num_edges(); ++e) {
+    const std::uint32_t a = r_.edge_u(e), b = r_.edge_v(e);
+    cost_ += r_.table(e)[static_cast<std::size_t>(x_[a]) * r_.strategies(b) + x_[b]];
+  }
+}
+
+void LocalState::deltas(std::uint32_t g, std::vector<Total>& d) const {
+  const Strategy k = r_.strategies(g), cur = x_[g];
+  d.assign(static_cast<std::size_t>(k), 0);
+  const Cost* c = r_.costs(g);
+  for (Strategy s = 0; s < k; ++s) d[s] = Total{c[s]} - c[cur];
+  for (std::uint32_t e : r_.incident(g)) {
+    const Cost* t = r_.table(e);
+    if (r_.edge_u(e) == g) {
+      const std::uint32_t o = r_.edge_v(e);
+      const Strategy ko = r_.strategies(o), so = x_[o];
+      const Cost base = t[static_cast<std::size_t>(cur) * ko + so];
+      for (Strategy s = 0; s < k; ++s) d[s] += Total{t[static_cast<std::size_t>(s) * ko + so]} - base;
+    } else {
+      const std::uint32_t o = r_.edge_u(e);
+      const Cost* row = t + static_cast<std::size_t>(x_[o]) * k;
+      const Cost base = row[cur];
+      for (Strategy s = 0; s < k; ++s) d[s] += Total{row[s]} - base;
+    }
+  }
+}
+
+Total LocalState::delta(std::uint32_t g, Strategy s) const {
+  const Strategy k = r_.strategies(g), cur = x_[g];
+  Total d = Total{r_.costs(g)[s]} - r_.costs(g)[cur];
+  for (std::uint32_t e : r_.incident(g)) {
+    const Cost* t = r_.table(e);
+    if (r_.edge_u(e) == g) {
+      const std::uint32_t o = r_.edge_v(e);
+      const Strategy ko = r_.strategies(o);
+      d += Total{t[static_cast<std::size_t>(s) * ko + x_[o]]} -
+           t[static_cast<std::size_t>(cur) * ko + x_[o]];
+    } else {
+      const Cost* row = t + static_cast<std::size_t>(x_[r_.edge_u(e)]) * k;
+      d += Total{row[s]} - row[cur];
+    }
+  }
+  return d;
+}
+
+void LocalState::add_usage(std::uint32_t g, Strategy from, Strategy to) {
+  for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
+    const NodeId v = r_.member_node(mi);
+    if (!p_.has_memory(v)) continue;
+    const Total du = Total{r_.member_usage(mi, to)} - r_.member_usage(mi, from);
+    if (du != 0) tree_.add(p_.seg_lo(v), p_.seg_hi(v), du);
+  }
+}
+
+void LocalState::move(std::uint32_t g, Strategy s, Total d) {
+  if (s == x_[g]) return;
+  add_usage(g, x_[g], s);
+  x_[g] = s;
+  cost_ += d;
+}
+
+bool LocalState::try_move(std::uint32_t g, Strategy s, Total d) {
+  if (s == x_[g]) return false;
+  const Total bound = limited_ ? std::max(limit_, tree_.max()) : 0;
+  add_usage(g, x_[g], s);
+  if (limited_ && tree_.max() > bound) {
+    add_usage(g, s, x_[g]);
+    return false;
+  }
+  x_[g] = s;
+  cost_ += d;
+  return true;
+}
+
+}  // namespace iopddl
