@@ -1,6 +1,8 @@
 // Helpers for tests: random tiny problems, brute force and running the binary.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -36,3 +38,10 @@ std::optional<Total> brute_force_optimum(const Problem& p);
 std::string source_path(const std::string& relative);
 
 }  // namespace iopddl::test
+
+namespace doctest {
+template <>
+struct StringMaker<iopddl::Total> {
+  static String convert(iopddl::Total v) { return iopddl::to_string(v).c_str(); }
+};
+}  // namespace doctest

@@ -1,0 +1,172 @@
+#include <doctest/doctest.h>
+
+#include "iopddl/solve.hpp"
+#include "reduce/reduced.hpp"
+#include "solver/state.hpp"
+#include "solver/trws.hpp"
+#include "support.hpp"
+
+using namespace iopddl;
+
+namespace {
+
+// The cheapest feasible assignment with no forbidden pick, by enumeration.
+std::optional<Total> clean_optimum(const Problem& p) {
+  std::optional<Total> best;
+  test::for_each_assignment(p, [&](const std::vector<Strategy>& a) {
+    Evaluation e = evaluate(p, a);
+    if (e.feasible && e.forbidden_picks == 0 && (!best || e.cost < *best)) best = e.cost;
+  });
+  return best;
+}
+
+void for_each_reduced(const Reduced& r, const std::function<void(const std::vector<Strategy>&)>& f) {
+  std::vector<Strategy> x(r.num_nodes(), 0);
+  for (;;) {
+    f(x);
+    std::size_t g = 0;
+    while (g < x.size() && ++x[g] == r.strategies(static_cast<std::uint32_t>(g))) x[g++] = 0;
+    if (g == x.size()) return;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("presolve then undo keeps the brute-force optimum and every cost exact") {
+  Rng rng(21);
+  int checked = 0;
+  for (int round = 0; round < 300; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 1 + static_cast<int>(rng.below(6));
+    spec.edges = static_cast<int>(rng.below(9));
+    spec.forbidden_share = 0.5 * rng.uniform();
+    spec.limit_factor = 1.0 + 0.4 * rng.uniform();
+    Problem p = test::random_problem(rng, spec);
+    Reduced r = Reduced::build(p);
+    if (r.stats().infeasible_forbidden) continue;
+    std::optional<Total> best;
+    for_each_reduced(r, [&](const std::vector<Strategy>& x) {
+      LocalState st(r);
+      st.assign(x);
+      Evaluation e = evaluate(p, r.expand(x));
+      // Reduced costs are the input's costs; sums of forbidden entries saturate at 10^18.
+      if (e.forbidden_picks == 0)
+        CHECK(e.cost == st.cost());
+      else
+        CHECK(st.cost() >= kForbidden);
+      CHECK(e.feasible == st.feasible());
+      if (e.feasible && e.forbidden_picks == 0 && (!best || e.cost < *best)) best = e.cost;
+    });
+    CHECK(best == clean_optimum(p));
+    ++checked;
+  }
+  CHECK(checked > 100);
+}
+
+TEST_CASE("the delta evaluator equals the reference evaluator after random move sequences") {
+  Rng rng(8);
+  for (int round = 0; round < 100; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(10));
+    spec.edges = static_cast<int>(rng.below(20));
+    spec.max_strategies = 4;
+    Problem p = test::random_problem(rng, spec);
+    Reduced r = Reduced::build(p, /*fold=*/round % 2 == 0);
+    if (r.stats().infeasible_forbidden) continue;
+    LocalState st(r);
+    std::vector<Strategy> x(r.num_nodes(), 0);
+    st.assign(x);
+    for (int step = 0; step < 50; ++step) {
+      const auto g = static_cast<std::uint32_t>(rng.below(r.num_nodes()));
+      const auto s = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
+      st.move(g, s, st.delta(g, s));
+      Evaluation e = evaluate(p, r.expand(st.assignment()));
+      if (e.forbidden_picks == 0)
+        REQUIRE(e.cost == st.cost());
+      else
+        REQUIRE(st.cost() >= kForbidden);
+      CHECK(e.peak_usage == (p.num_segments() ? st.peak() : 0));
+      CHECK(e.feasible == st.feasible());
+    }
+  }
+}
+
+TEST_CASE("TRW-S finds the optimum of tree-shaped problems without memory limit") {
+  Rng rng(4);
+  for (int round = 0; round < 100; ++round) {
+    ProblemBuilder b;
+    const int n = 1 + static_cast<int>(rng.below(7));
+    for (int v = 0; v < n; ++v) {
+      const int k = 1 + static_cast<int>(rng.below(4));
+      std::vector<Cost> c(static_cast<std::size_t>(k));
+      std::vector<Usage> u(static_cast<std::size_t>(k), 1);
+      for (auto& x : c) x = static_cast<Cost>(rng.below(100));
+      b.add_node(0, 1, c, u);
+    }
+    for (int v = 1; v < n; ++v) {  // a random tree: v hangs below an earlier node
+      const auto parent = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(v)));
+      std::vector<Cost> t(static_cast<std::size_t>(b.strategies(parent) * b.strategies(static_cast<NodeId>(v))));
+      for (auto& x : t) x = static_cast<Cost>(rng.below(100));
+      b.add_edge(parent, static_cast<NodeId>(v), b.add_table(t));
+    }
+    Problem p = std::move(b).build();
+    Reduced r = Reduced::build(p, /*fold=*/false);
+    Trws trws(r);
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      for (Strategy s = 0; s < r.strategies(g); ++s)
+        trws.unary()[trws.unary_begin(g) + static_cast<std::size_t>(s)] =
+            static_cast<double>(r.costs(g)[s]);
+    for (int it = 0; it < 10; ++it) trws.iterate();
+    Evaluation e = evaluate(p, r.expand(trws.round()));
+    CHECK(e.cost == *test::brute_force_optimum(p));
+  }
+}
+
+TEST_CASE("the portfolio's answers are feasible and never below the brute-force optimum") {
+  Rng rng(13);
+  for (int round = 0; round < 60; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 1 + static_cast<int>(rng.below(6));
+    spec.edges = static_cast<int>(rng.below(9));
+    spec.limit_factor = 1.0 + 0.5 * rng.uniform();
+    Problem p = test::random_problem(rng, spec);
+    SolverOptions o;
+    o.deterministic = true;
+    o.work_limit = 5;
+    o.threads = 2;
+    StopControl stop;
+    IncumbentStore store(&stop);
+    Log log(nullptr, &stop, true);
+    solve(p, o, stop, store, log);
+    REQUIRE(store.has_solution());
+    Evaluation e = evaluate(p, store.assignment());
+    CHECK(e.feasible);
+    CHECK(e.cost == store.cost());
+    CHECK(e.cost >= *test::brute_force_optimum(p));
+  }
+}
+
+TEST_CASE("a deterministic run gives the same answer for the same seed and threads") {
+  Rng rng(99);
+  test::TinySpec spec;
+  spec.nodes = 60;
+  spec.edges = 90;
+  spec.max_strategies = 5;
+  spec.forbidden_share = 0.2;
+  Problem p = test::random_problem(rng, spec);
+  auto run = [&](std::uint64_t seed) {
+    SolverOptions o;
+    o.deterministic = true;
+    o.work_limit = 8;
+    o.threads = 2;
+    o.seed = seed;
+    StopControl stop;
+    IncumbentStore store(&stop);
+    Log log(nullptr, &stop, true);
+    solve(p, o, stop, store, log);
+    return store.assignment();
+  };
+  const auto first = run(5);
+  CHECK(first == run(5));
+  CHECK(evaluate(p, first).feasible);
+}
