@@ -18,7 +18,8 @@ struct SolverOptions {
   std::uint64_t seed = 1;
   int threads = 0;             // 0: the machine's cores
   bool deterministic = false;  // bounded by work, not time: same seed+threads, same answer
-  std::uint64_t work_limit = 0;  // deterministic mode's effort (0: a default per instance)
+  std::uint64_t work_limit = 0;  // deterministic mode: pricing rounds per worker (0: 30)
+  int stale_rounds = 40;  // rounds without improvement before a worker scatters its prices
 };
 
 }  // namespace iopddl

@@ -19,20 +19,24 @@ namespace {
 const std::map<std::string, Algorithm> kAlgorithms{{"baseline", Algorithm::kBaseline},
                                                    {"portfolio", Algorithm::kPortfolio}};
 
-void add_solver_options(CLI::App& cmd, SolverOptions& o) {
+void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm) {
   cmd.add_option("--seed", o.seed, "Seed of every random choice")->capture_default_str();
   cmd.add_option("--threads", o.threads, "Worker threads (0: one per core)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--algorithm", o.algorithm, "baseline or portfolio")
-      ->transform(CLI::CheckedTransformer(kAlgorithms, CLI::ignore_case))
+  cmd.add_option("--algorithm", algorithm, "baseline or portfolio")
+      ->check(CLI::IsMember({"baseline", "portfolio"}))
       ->capture_default_str();
   cmd.add_flag("--deterministic", o.deterministic,
                "Bound the search by work, not time: the same seed and threads give the same "
                "answer");
   cmd.add_option("--work-limit", o.work_limit,
-                 "Work budget of --deterministic (0: a default scaled to the instance)")
+                 "Work budget of --deterministic: pricing rounds per worker (0: 30)")
       ->capture_default_str();
+  cmd.add_option("--stale-rounds", o.stale_rounds,
+                 "Pricing rounds without improvement before a worker scatters its prices")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
 }
 
 int evaluate_command(const std::string& problem_path, const std::string& solution_path,
@@ -82,17 +86,21 @@ int main(int argc, char** argv) {
   bool dump_config = false;
   auto* solve = app.add_subcommand("solve", "Solve a problem with full control of the solver");
   solve->add_option("FILE", solve_settings.problem_path, "Problem file (JSON, or gzipped JSON)")
-      ->required();
+      ->required()
+      ->configurable(false);
   solve->add_option("--time-limit,-t", solve_settings.time_limit,
                     "Seconds from process start (0: run until the search ends)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   solve->add_option("--output,-o", solve_settings.output_path,
-                    "Write a JSON result (assignment, cost, peak, improvements, settings)");
+                    "Write a JSON result (assignment, cost, peak, improvements, settings)")
+      ->configurable(false);
   solve->add_flag("--quiet,-q", solve_settings.quiet, "No progress lines");
-  add_solver_options(*solve, solve_settings.solver);
-  solve->set_config("--config", "", "Read options from a TOML file");
-  solve->add_flag("--dump-config", dump_config, "Print the effective options as TOML and exit");
+  std::string algorithm = "portfolio";
+  add_solver_options(*solve, solve_settings.solver, algorithm);
+  solve->set_config("--config", "", "Read options from a TOML file (as --dump-config writes)");
+  solve->add_flag("--dump-config", dump_config, "Print the effective options as TOML and exit")
+      ->configurable(false);
 
   std::string eval_problem, eval_solution;
   bool eval_json = false;
@@ -117,6 +125,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*solve) {
+      solve_settings.solver.algorithm = kAlgorithms.at(algorithm);
       if (dump_config) {
         std::fputs(solve->config_to_str(true, false).c_str(), stdout);
         return kExitOk;

@@ -19,29 +19,60 @@
 namespace iopddl {
 namespace {
 
-// Members with memory, sorted by first segment: the candidates at a time point are a prefix.
+// Which members are live at a time segment: each member with memory is stored at the
+// O(log T) nodes of a segment tree that cover its interval, so the members live at t are
+// found on the path from the root to leaf t, in O(log T + answer).
 struct MemoryIndex {
-  std::vector<std::size_t> by_start;      // member indices
-  std::vector<std::uint32_t> group;       // member index -> group
+  std::vector<std::uint32_t> group;             // member index -> group
+  std::vector<std::size_t> with_memory;         // members that use memory
+  std::size_t leaves = 1;
+  std::vector<std::vector<std::uint32_t>> node;  // segment tree node -> members
   explicit MemoryIndex(const Reduced& r) : group(r.num_members()) {
     const Problem& p = r.original();
+    leaves = std::max<std::size_t>(p.num_segments(), 1);
+    node.resize(4 * leaves);
     for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
       for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
         group[mi] = g;
-        if (p.has_memory(r.member_node(mi))) by_start.push_back(mi);
+        const NodeId v = r.member_node(mi);
+        if (!p.has_memory(v)) continue;
+        with_memory.push_back(mi);
+        insert(1, 0, leaves, p.seg_lo(v), p.seg_hi(v), static_cast<std::uint32_t>(mi));
       }
-    std::stable_sort(by_start.begin(), by_start.end(), [&](std::size_t a, std::size_t b) {
-      return p.seg_lo(r.member_node(a)) < p.seg_lo(r.member_node(b));
-    });
+  }
+  void insert(std::size_t x, std::size_t l, std::size_t r, std::size_t lo, std::size_t hi,
+              std::uint32_t mi) {
+    if (hi <= l || r <= lo) return;
+    if (lo <= l && r <= hi) {
+      node[x].push_back(mi);
+      return;
+    }
+    const std::size_t m = (l + r) / 2;
+    insert(2 * x, l, m, lo, hi, mi);
+    insert(2 * x + 1, m, r, lo, hi, mi);
+  }
+  template <class F>
+  void live_at(std::size_t t, F&& f) const {
+    std::size_t x = 1, l = 0, r = leaves;
+    for (;;) {
+      for (std::uint32_t mi : node[x]) f(mi);
+      if (r - l == 1) return;
+      const std::size_t m = (l + r) / 2;
+      if (t < m) {
+        x = 2 * x, r = m;
+      } else {
+        x = 2 * x + 1, l = m;
+      }
+    }
   }
 };
 
 class Worker {
  public:
   Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed,
-         int id)
+         int id, int stale_rounds)
       : r_(r), p_(r.original()), index_(index), state_(r), trws_(r), rng_(seed, 0, id),
-        id_(id), beta_(r.num_members(), 0.0), alpha_(price_unit) {}
+        id_(id), beta_(r.num_members(), 0.0), alpha_(price_unit), stale_limit_(stale_rounds) {}
 
   void run(StopControl& stop, IncumbentStore& store, Log& log, std::uint64_t max_rounds) {
     for (std::uint64_t round = 0; round < max_rounds && !stop.should_stop(); ++round) {
@@ -58,6 +89,10 @@ class Worker {
         best_cost_ = state_.cost();
         best_x_ = state_.assignment();
         offer(store, log);
+        stale_ = 0;
+      } else if (++stale_ >= stale_limit_) {
+        perturb();
+        stale_ = 0;
       }
     }
   }
@@ -81,11 +116,19 @@ class Worker {
     }
   }
 
+  // Stagnation: the prices have settled on a labelling that repair and 1-opt cannot improve.
+  // Scatter them (each member's price scaled by a random factor) and forget the messages,
+  // so the next rounds explore nearby price vectors.
+  void perturb() {
+    for (double& b : beta_) b *= 0.5 + rng_.uniform();
+    if (rng_.uniform() < 0.5) trws_.reset_messages();
+  }
+
   // Raise the price of members whose interval is over the limit, decay the others.
   void update_prices() {
     if (!state_.limited()) return;
     const Total limit = state_.limit();
-    for (std::size_t mi : index_.by_start) {
+    for (std::size_t mi : index_.with_memory) {
       const NodeId v = r_.member_node(mi);
       if (state_.usage().max(p_.seg_lo(v), p_.seg_hi(v)) > limit)
         beta_[mi] = beta_[mi] * 1.2 + 0.1 * (1.0 + rng_.uniform());
@@ -107,6 +150,7 @@ class Worker {
       Total d;
     };
     std::vector<Candidate> cands;
+    std::vector<std::uint32_t> groups;
     std::vector<Total> d;
     const std::size_t max_steps = 4 * r_.num_nodes() + 100;
     for (std::size_t step = 0; step < max_steps; ++step) {
@@ -115,13 +159,15 @@ class Worker {
       const std::size_t t = state_.usage().first_above(limit);
       ++now;
       cands.clear();
-      for (std::size_t mi : index_.by_start) {
-        const NodeId v = r_.member_node(mi);
-        if (p_.seg_lo(v) > t) break;
-        if (p_.seg_hi(v) <= t) continue;
+      groups.clear();
+      index_.live_at(t, [&](std::uint32_t mi) {
         const std::uint32_t g = index_.group[mi];
-        if (stamp[g] == now) continue;
-        stamp[g] = now;
+        if (stamp[g] != now) {
+          stamp[g] = now;
+          groups.push_back(g);
+        }
+      });
+      for (std::uint32_t g : groups) {
         const Strategy cur = state_.at(g);
         state_.deltas(g, d);
         for (Strategy s = 0; s < r_.strategies(g); ++s) {
@@ -192,6 +238,8 @@ class Worker {
   double alpha_;
   Total best_cost_ = 0;
   std::vector<Strategy> best_x_;
+  int stale_ = 0;
+  int stale_limit_;
 };
 
 // Cost per unit of usage at which memory starts to matter: the spread of node costs over
@@ -236,7 +284,8 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
       o.deterministic ? (o.work_limit ? o.work_limit : 30) : UINT64_MAX;
   std::vector<std::unique_ptr<Worker>> workers;
   for (int w = 0; w < threads; ++w)
-    workers.push_back(std::make_unique<Worker>(r, index, unit * std::pow(3.0, w % 4), o.seed, w));
+    workers.push_back(std::make_unique<Worker>(r, index, unit * std::pow(3.0, w % 4), o.seed, w,
+                                               o.stale_rounds));
   std::vector<std::thread> pool;
   for (int w = 1; w < threads; ++w)
     pool.emplace_back([&, w] { workers[w]->run(stop, store, log, rounds); });

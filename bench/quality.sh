@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Quality benchmark: runs `iopddl solve` on instances at a budget (seconds, or "contest" for
+# each instance's contest limit) and seeds, checks every answer with the reference
+# evaluator, and writes a CSV and one PNG plot of cost over time per instance.
+#
+#   bench/quality.sh [-b BUDGET] [-s "1 2 3"] [-o OUTDIR] [-x "extra iopddl args"] FILE...
+#
+# CSV columns: instance, budget, seed, cost, ratio (to bench/best_known.csv, empty if
+# unknown), seconds to within 1 % of the best known cost (empty if never).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${IOPDDL:-$here/../build/iopddl}
+budget=20 seeds="1 2 3" out=$here/out extra=""
+while getopts "b:s:o:x:" opt; do
+  case $opt in
+    b) budget=$OPTARG ;; s) seeds=$OPTARG ;; o) out=$OPTARG ;; x) extra=$OPTARG ;;
+    *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[[ $# -gt 0 ]] || { echo "usage: $0 [-b BUDGET|contest] [-s SEEDS] [-o DIR] FILE..."; exit 2; }
+mkdir -p "$out"
+csv=$out/quality.csv
+echo "instance,budget,seed,cost,ratio,seconds_to_1pct" > "$csv"
+for file in "$@"; do
+  name=$(basename "$file"); name=${name%.gz}; name=${name%.json}
+  best=$(awk -F, -v n="$name" '$1 == n {print $2}' "$here/best_known.csv")
+  limit=$budget
+  if [[ $budget == contest ]]; then
+    limit=$(awk -F, -v n="$name" '$1 == n {print $3}' "$here/best_known.csv")
+    [[ -n $limit ]] || { echo "$name: no contest limit known"; exit 1; }
+  fi
+  for seed in $seeds; do
+    log=$out/$name.b$limit.s$seed.log
+    # shellcheck disable=SC2086
+    "$bin" solve "$file" --time-limit "$limit" --seed "$seed" $extra > "$log"
+    "$bin" evaluate --json "$file" "$log" > "$log.eval" || { echo "$name seed $seed: INFEASIBLE"; exit 1; }
+    cost=$(sed -n 's/.*"cost":\([0-9-]*\).*/\1/p' "$log.eval")
+    # Progress lines "# [  t] ... cost C": time series of the improvements (forbidden excluded).
+    sed -n 's/^# \[ *\([0-9.]*\)\].*cost \([0-9]*\).*/\1 \2/p' "$log" |
+      awk '$2 < 1e18' > "$log.series"
+    ratio="" t1=""
+    if [[ -n $best ]]; then
+      ratio=$(awk -v c="$cost" -v b="$best" 'BEGIN {printf "%.5f", c / b}')
+      t1=$(awk -v b="$best" '$2 <= 1.01 * b {print $1; exit}' "$log.series")
+    fi
+    echo "$name,$limit,$seed,$cost,$ratio,$t1" | tee -a "$csv"
+  done
+  if command -v gnuplot > /dev/null; then
+    plots=""
+    for seed in $seeds; do
+      s=$out/$name.b$limit.s$seed.log.series
+      [[ -s $s ]] && plots+="${plots:+, }'$s' using 1:2 with steps title 'seed $seed'"
+    done
+    if [[ -n $plots ]]; then
+      gnuplot <<GP
+set terminal pngcairo size 900,500
+set output '$out/$name.b$limit.png'
+set title '$name: cost over time (budget $limit s)'
+set xlabel 'seconds'; set ylabel 'cost'; set logscale y; set key top right
+${best:+set arrow from graph 0, first $best to graph 1, first $best nohead dt 2}
+plot $plots
+GP
+    fi
+  fi
+done
+echo "wrote $csv"
