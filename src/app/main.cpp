@@ -6,7 +6,11 @@
 #include <map>
 #include <thread>
 
+#include <fstream>
+#include <sstream>
+
 #include "info.hpp"
+#include "iopddl/generate.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "run.hpp"
@@ -116,6 +120,25 @@ int main(int argc, char** argv) {
   auto* info = app.add_subcommand("info", "Print instance statistics");
   info->add_option("FILE", info_file, "Problem file")->required();
 
+  GeneratorOptions gen;
+  std::string gen_family = "forbidden", gen_output;
+  auto* generate = app.add_subcommand(
+      "generate", "Write a generated instance in contest JSON (for tests and tuning)");
+  generate->add_option("--family", gen_family,
+                       "forbidden: many 10^18 entries that presolve folds; memory: none, "
+                       "memory-dominated")
+      ->check(CLI::IsMember({"forbidden", "memory"}))
+      ->capture_default_str();
+  generate->add_option("--nodes,-n", gen.nodes, "Number of nodes")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  generate->add_option("--seed", gen.seed, "Seed")->capture_default_str();
+  generate->add_option("--limit-factor", gen.limit_factor,
+                       "Usage limit as a multiple of the least-memory peak")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  generate->add_option("--output,-o", gen_output, "Output file (default: stdout)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -135,6 +158,23 @@ int main(int argc, char** argv) {
     }
     if (*eval) return evaluate_command(eval_problem, eval_solution, eval_json);
     if (*info) return info_command(info_file);
+    if (*generate) {
+      gen.family = gen_family == "memory" ? Family::kMemory : Family::kForbidden;
+      Problem p = generate_problem(gen);
+      if (gen_output.empty()) {
+        std::ostringstream text;
+        write_problem_json(text, p);
+        std::fputs(text.str().c_str(), stdout);
+      } else {
+        std::ofstream out(gen_output);
+        write_problem_json(out, p);
+        if (!out) {
+          std::fprintf(stderr, "error: cannot write %s\n", gen_output.c_str());
+          return kExitInput;
+        }
+      }
+      return kExitOk;
+    }
     if (contest_file.empty() || contest_timeout <= 0) {
       std::fputs(app.help().c_str(), stderr);
       std::fputs("error: expected FILE TIMEOUT or a subcommand\n", stderr);

@@ -1,0 +1,72 @@
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "iopddl/generate.hpp"
+#include "iopddl/io.hpp"
+#include "iopddl/solve.hpp"
+#include "reduce/reduced.hpp"
+#include "support.hpp"
+
+using namespace iopddl;
+
+TEST_CASE("the generator is deterministic and writes instances the reader accepts") {
+  for (Family f : {Family::kForbidden, Family::kMemory}) {
+    GeneratorOptions o;
+    o.family = f;
+    o.nodes = 300;
+    o.seed = 4;
+    std::ostringstream a, b;
+    write_problem_json(a, generate_problem(o));
+    write_problem_json(b, generate_problem(o));
+    CHECK(a.str() == b.str());
+    std::string text = a.str() + std::string(64, '\0');
+    Problem p = parse_problem(text.data(), a.str().size(), "generated");
+    CHECK(p.num_nodes() == 300);
+    // The limit is at least 1.1 x the least-memory peak (exactly that for the memory family).
+    Evaluation least = evaluate(p, least_memory_assignment(p));
+    CHECK(least.feasible);
+    CHECK(static_cast<double>(*p.usage_limit()) >= 1.1 * static_cast<double>(least.peak_usage) - 1);
+    if (f == Family::kMemory)
+      CHECK(static_cast<double>(*p.usage_limit()) ==
+            doctest::Approx(1.1 * static_cast<double>(least.peak_usage)).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("the forbidden family folds under presolve and the memory family barely does") {
+  GeneratorOptions o;
+  o.nodes = 3000;
+  o.family = Family::kForbidden;
+  Reduced forbidden = Reduced::build(generate_problem(o));
+  CHECK_FALSE(forbidden.stats().infeasible_forbidden);
+  CHECK(forbidden.num_nodes() < 3000 / 3);
+  o.family = Family::kMemory;
+  Problem memory = generate_problem(o);
+  Reduced reduced = Reduced::build(memory);
+  CHECK(reduced.num_nodes() > 3000 * 8 / 10);
+  for (EdgeId e = 0; e < memory.num_edges(); ++e)
+    for (Cost c : memory.edge_costs(e)) REQUIRE_FALSE(is_forbidden(c));
+}
+
+TEST_CASE("generated instances of both families are solved to feasible forbidden-free answers") {
+  for (Family f : {Family::kForbidden, Family::kMemory}) {
+    GeneratorOptions g;
+    g.family = f;
+    g.nodes = 400;
+    g.seed = 2;
+    Problem p = generate_problem(g);
+    SolverOptions o;
+    o.deterministic = true;
+    o.work_limit = 10;
+    o.threads = 2;
+    StopControl stop;
+    IncumbentStore store(&stop);
+    Log log(nullptr, &stop, true);
+    solve(p, o, stop, store, log);
+    REQUIRE(store.has_solution());
+    Evaluation e = evaluate(p, store.assignment());
+    CHECK(e.feasible);
+    CHECK(e.forbidden_picks == 0);
+    CHECK(e.cost == store.cost());
+  }
+}
