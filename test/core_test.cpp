@@ -2,6 +2,7 @@
 
 #include "iopddl/solve.hpp"
 #include "reduce/reduced.hpp"
+#include "solver/lns.hpp"
 #include "solver/state.hpp"
 #include "solver/trws.hpp"
 #include "support.hpp"
@@ -169,4 +170,51 @@ TEST_CASE("a deterministic run gives the same answer for the same seed and threa
   const auto first = run(5);
   CHECK(first == run(5));
   CHECK(evaluate(p, first).feasible);
+}
+
+TEST_CASE("a window covering a whole connected instance re-solves it to the optimum") {
+  Rng rng(31);
+  int compared = 0;
+  for (int round = 0; round < 150; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(5));
+    spec.edges = 0;
+    spec.forbidden_share = 0.2;
+    spec.limit_factor = 1.0 + 0.5 * rng.uniform();
+    // A path through all nodes keeps the instance connected; random chords on top.
+    Problem base = test::random_problem(rng, spec);
+    ProblemBuilder b;
+    b.set_usage_limit(base.usage_limit());
+    for (NodeId v = 0; v < base.num_nodes(); ++v)
+      b.add_node(base.interval_lo(v), base.interval_hi(v), base.costs(v), base.usages(v));
+    auto add = [&](NodeId u, NodeId v) {
+      std::vector<Cost> t(static_cast<std::size_t>(b.strategies(u) * b.strategies(v)));
+      for (auto& x : t) x = rng.uniform() < 0.2 ? kForbidden : static_cast<Cost>(rng.below(100));
+      b.add_edge(u, v, b.add_table(t));
+    };
+    for (NodeId v = 1; v < base.num_nodes(); ++v) add(v - 1, v);
+    for (int c = 0; c < 2; ++c)
+      add(static_cast<NodeId>(rng.below(base.num_nodes())), static_cast<NodeId>(rng.below(base.num_nodes())));
+    Problem p = std::move(b).build();
+    Reduced r = Reduced::build(p, /*fold=*/false);
+    LocalState st(r);
+    st.assign(least_memory_assignment(p));  // feasible by construction of the limit
+    REQUIRE(st.feasible());
+    WindowSearch ws(r);
+    ws.set_window_size(p.num_nodes());
+    ws.set_node_limit(1u << 30);
+    StopControl stop;
+    const Total before = st.cost();
+    ws.run(st, rng, 1, stop);
+    CHECK(st.feasible());
+    CHECK(st.cost() <= before);
+    Evaluation e = evaluate(p, r.expand(st.assignment()));
+    CHECK(e.feasible);
+    auto best = clean_optimum(p);
+    if (best && before < kForbidden) {
+      CHECK(e.cost == *best);
+      ++compared;
+    }
+  }
+  CHECK(compared > 30);
 }

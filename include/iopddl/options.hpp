@@ -13,13 +13,21 @@ enum class Algorithm {
   kPortfolio,  // the full solver core (presolve, priced optimiser, repair, local search)
 };
 
+enum class Pricing {
+  kPerMember,  // one price per input node, raised while its interval is overloaded
+  kPerTime,    // one price per time segment, subgradient steps on the overload
+  kMixed,      // workers alternate between the two
+};
+
 struct SolverOptions {
   Algorithm algorithm = Algorithm::kPortfolio;
   std::uint64_t seed = 1;
   int threads = 0;             // 0: the machine's cores
   bool deterministic = false;  // bounded by work, not time: same seed+threads, same answer
   std::uint64_t work_limit = 0;  // deterministic mode: pricing rounds per worker (0: 30)
-  int stale_rounds = 40;  // rounds without improvement before a worker scatters its prices
+  int stale_rounds = 40;
+  Pricing pricing = Pricing::kPerMember;
+  int lns_windows = 50;  // windows per LNS batch on a stagnating worker's best (0: no LNS)  // rounds without improvement before a worker scatters its prices
 };
 
 }  // namespace iopddl

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "../partition/regions.hpp"
 #include "../reduce/reduced.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 
 namespace iopddl::app {
 
-std::string instance_info(const Problem& p) {
+std::string instance_info(const Problem& p, std::size_t regions) {
   std::string out;
   char line[256];
   auto add = [&](const char* fmt, auto... args) {
@@ -73,6 +74,7 @@ std::string instance_info(const Problem& p) {
   add("presolve             %s", r.stats().summary().c_str());
   add("reduced              %zu nodes, %zu edges, %zu strategies (max %zu)", r.num_nodes(),
       r.num_edges(), strategies, max_rk);
+  if (regions > 0) out += make_regions(r, regions).summary();
   return out;
 }
 

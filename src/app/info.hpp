@@ -7,6 +7,7 @@
 namespace iopddl::app {
 
 // Instance statistics for `iopddl info`, as '#'-free text lines.
-std::string instance_info(const Problem& problem);
+// With regions > 0, also how the reduced graph splits into that many regions.
+std::string instance_info(const Problem& problem, std::size_t regions = 0);
 
 }  // namespace iopddl::app

@@ -23,7 +23,12 @@ namespace {
 const std::map<std::string, Algorithm> kAlgorithms{{"baseline", Algorithm::kBaseline},
                                                    {"portfolio", Algorithm::kPortfolio}};
 
-void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm) {
+const std::map<std::string, Pricing> kPricings{{"member", Pricing::kPerMember},
+                                               {"time", Pricing::kPerTime},
+                                               {"mixed", Pricing::kMixed}};
+
+void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm,
+                        std::string& pricing) {
   cmd.add_option("--seed", o.seed, "Seed of every random choice")->capture_default_str();
   cmd.add_option("--threads", o.threads, "Worker threads (0: one per core)")
       ->capture_default_str()
@@ -37,6 +42,16 @@ void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm)
   cmd.add_option("--work-limit", o.work_limit,
                  "Work budget of --deterministic: pricing rounds per worker (0: 30)")
       ->capture_default_str();
+  cmd.add_option("--pricing", pricing,
+                 "Memory prices: member (per input node), time (per time segment) or mixed "
+                 "(workers alternate)")
+      ->check(CLI::IsMember({"member", "time", "mixed"}))
+      ->capture_default_str();
+  cmd.add_option("--lns-windows", o.lns_windows,
+                 "Windows per batch of exact re-solves around a stagnating worker's best "
+                 "(0: no large-neighbourhood search)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd.add_option("--stale-rounds", o.stale_rounds,
                  "Pricing rounds without improvement before a worker scatters its prices")
       ->capture_default_str()
@@ -57,10 +72,10 @@ int evaluate_command(const std::string& problem_path, const std::string& solutio
   }
 }
 
-int info_command(const std::string& path) {
+int info_command(const std::string& path, std::size_t regions) {
   try {
     Problem p = read_problem(path);
-    std::fputs(instance_info(p).c_str(), stdout);
+    std::fputs(instance_info(p, regions).c_str(), stdout);
     return kExitOk;
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
@@ -100,8 +115,8 @@ int main(int argc, char** argv) {
                     "Write a JSON result (assignment, cost, peak, improvements, settings)")
       ->configurable(false);
   solve->add_flag("--quiet,-q", solve_settings.quiet, "No progress lines");
-  std::string algorithm = "portfolio";
-  add_solver_options(*solve, solve_settings.solver, algorithm);
+  std::string algorithm = "portfolio", pricing = "member";
+  add_solver_options(*solve, solve_settings.solver, algorithm, pricing);
   solve->set_config("--config", "", "Read options from a TOML file (as --dump-config writes)");
   solve->add_flag("--dump-config", dump_config, "Print the effective options as TOML and exit")
       ->configurable(false);
@@ -119,6 +134,10 @@ int main(int argc, char** argv) {
   std::string info_file;
   auto* info = app.add_subcommand("info", "Print instance statistics");
   info->add_option("FILE", info_file, "Problem file")->required();
+  std::size_t info_regions = 0;
+  info->add_option("--regions", info_regions,
+                   "Also show how the reduced graph splits into this many regions (MPI runs)")
+      ->capture_default_str();
 
   GeneratorOptions gen;
   std::string gen_family = "forbidden", gen_output;
@@ -149,6 +168,7 @@ int main(int argc, char** argv) {
   try {
     if (*solve) {
       solve_settings.solver.algorithm = kAlgorithms.at(algorithm);
+      solve_settings.solver.pricing = kPricings.at(pricing);
       if (dump_config) {
         std::fputs(solve->config_to_str(true, false).c_str(), stdout);
         return kExitOk;
@@ -157,7 +177,7 @@ int main(int argc, char** argv) {
       return run_solve(solve_settings, process_start);
     }
     if (*eval) return evaluate_command(eval_problem, eval_solution, eval_json);
-    if (*info) return info_command(info_file);
+    if (*info) return info_command(info_file, info_regions);
     if (*generate) {
       gen.family = gen_family == "memory" ? Family::kMemory : Family::kForbidden;
       Problem p = generate_problem(gen);

@@ -13,6 +13,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
+#include "lns.hpp"
 #include "state.hpp"
 #include "trws.hpp"
 
@@ -70,9 +71,11 @@ struct MemoryIndex {
 class Worker {
  public:
   Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed,
-         int id, int stale_rounds)
-      : r_(r), p_(r.original()), index_(index), state_(r), trws_(r), rng_(seed, 0, id),
-        id_(id), beta_(r.num_members(), 0.0), alpha_(price_unit), stale_limit_(stale_rounds) {}
+         int id, int stale_rounds, Pricing pricing, int lns_windows)
+      : r_(r), p_(r.original()), index_(index), state_(r), trws_(r), lns_(r), rng_(seed, 0, id),
+        id_(id), pricing_(pricing), beta_(r.num_members(), 0.0),
+        price_(r.original().num_segments() + 1, 0.0), alpha_(price_unit),
+        stale_limit_(stale_rounds), lns_windows_(lns_windows) {}
 
   void run(StopControl& stop, IncumbentStore& store, Log& log, std::uint64_t max_rounds) {
     for (std::uint64_t round = 0; round < max_rounds && !stop.should_stop(); ++round) {
@@ -88,9 +91,10 @@ class Worker {
       if (state_.feasible() && (best_x_.empty() || state_.cost() < best_cost_)) {
         best_cost_ = state_.cost();
         best_x_ = state_.assignment();
-        offer(store, log);
+        offer(store, log, "priced");
         stale_ = 0;
       } else if (++stale_ >= stale_limit_) {
+        polish_best(stop, store, log);
         perturb();
         stale_ = 0;
       }
@@ -100,7 +104,25 @@ class Worker {
   const std::vector<Strategy>& best() const { return best_x_; }
 
  private:
+  // Each member's price per unit of usage: its own weight (per-member pricing) or the sum
+  // of the time prices over its interval (per-time pricing, a Lagrangian relaxation of the
+  // memory constraint at every time segment).
+  void member_weights(std::vector<double>& w) const {
+    w.assign(r_.num_members(), 0.0);
+    if (pricing_ == Pricing::kPerMember) {
+      for (std::size_t mi : index_.with_memory) w[mi] = alpha_ * beta_[mi];
+      return;
+    }
+    std::vector<double> prefix(price_.size() + 1, 0.0);
+    for (std::size_t t = 0; t < price_.size(); ++t) prefix[t + 1] = prefix[t] + price_[t];
+    for (std::size_t mi : index_.with_memory) {
+      const NodeId v = r_.member_node(mi);
+      w[mi] = prefix[p_.seg_hi(v)] - prefix[p_.seg_lo(v)];
+    }
+  }
+
   void set_prices() {
+    member_weights(weight_);
     auto& u = trws_.unary();
     for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
       double* ug = u.data() + trws_.unary_begin(g);
@@ -108,11 +130,24 @@ class Worker {
       for (Strategy s = 0; s < r_.strategies(g); ++s)
         ug[s] = std::min(static_cast<double>(c[s]), 1e18);
       for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
-        if (beta_[mi] == 0) continue;
-        const double w = alpha_ * beta_[mi];
+        const double w = weight_[mi];
+        if (w == 0) continue;
         for (Strategy s = 0; s < r_.strategies(g); ++s)
           ug[s] += w * static_cast<double>(r_.member_usage(mi, s));
       }
+    }
+  }
+
+  // Large-neighbourhood search on the worker's best assignment: exact re-solves of windows
+  // around it, until a batch of windows brings nothing.
+  void polish_best(StopControl& stop, IncumbentStore& store, Log& log) {
+    if (best_x_.empty() || lns_windows_ <= 0) return;
+    state_.assign(best_x_);
+    while (!stop.should_stop() && lns_.run(state_, rng_, lns_windows_, stop) > 0) descend(stop);
+    if (state_.feasible() && state_.cost() < best_cost_) {
+      best_cost_ = state_.cost();
+      best_x_ = state_.assignment();
+      offer(store, log, "lns");
     }
   }
 
@@ -121,13 +156,34 @@ class Worker {
   // so the next rounds explore nearby price vectors.
   void perturb() {
     for (double& b : beta_) b *= 0.5 + rng_.uniform();
+    for (double& p : price_) p *= 0.5 + rng_.uniform();
+    step_ = std::max(step_, 0.3);
     if (rng_.uniform() < 0.5) trws_.reset_messages();
   }
 
-  // Raise the price of members whose interval is over the limit, decay the others.
+  // Raise the price of members whose interval is over the limit, decay the others; or,
+  // per time segment, a subgradient step on the relative overload, with a decaying step.
   void update_prices() {
     if (!state_.limited()) return;
     const Total limit = state_.limit();
+    if (pricing_ == Pricing::kPerTime) {
+      std::vector<Total> diff(price_.size() + 1, 0);
+      for (std::size_t mi : index_.with_memory) {
+        const NodeId v = r_.member_node(mi);
+        const Usage u = r_.member_usage(mi, state_.at(index_.group[mi]));
+        diff[p_.seg_lo(v)] += u;
+        diff[p_.seg_hi(v)] -= u;
+      }
+      Total usage = 0;
+      const double L = std::max(1.0, static_cast<double>(limit));
+      for (std::size_t t = 0; t + 1 < diff.size(); ++t) {
+        usage += diff[t];
+        const double g = (static_cast<double>(usage) - L) / L;
+        price_[t] = std::max(0.0, price_[t] + step_ * alpha_ * g * 20.0);
+      }
+      step_ = std::max(0.02, step_ * 0.97);
+      return;
+    }
     for (std::size_t mi : index_.with_memory) {
       const NodeId v = r_.member_node(mi);
       if (state_.usage().max(p_.seg_lo(v), p_.seg_hi(v)) > limit)
@@ -219,12 +275,12 @@ class Worker {
     }
   }
 
-  void offer(IncumbentStore& store, Log& log) {
+  void offer(IncumbentStore& store, Log& log, const char* how) {
     std::vector<Strategy> a = r_.expand(best_x_);
     Evaluation e = evaluate(p_, a);
     if (!e.feasible) return;  // cannot happen: the state tracks usage exactly
-    if (store.offer(a, e.cost, "priced-" + std::to_string(id_)))
-      log.info("worker %d: cost %s", id_, to_string(e.cost).c_str());
+    if (store.offer(a, e.cost, std::string(how) + "-" + std::to_string(id_)))
+      log.info("worker %d (%s): cost %s", id_, how, to_string(e.cost).c_str());
   }
 
   const Reduced& r_;
@@ -232,14 +288,20 @@ class Worker {
   const MemoryIndex& index_;
   LocalState state_;
   Trws trws_;
+  WindowSearch lns_;
   Rng rng_;
   int id_;
-  std::vector<double> beta_;
+  Pricing pricing_;
+  std::vector<double> beta_;    // per-member pricing: price multiplier per member
+  std::vector<double> price_;   // per-time pricing: price per time segment
+  std::vector<double> weight_;  // per member, this round
+  double step_ = 1.0;
   double alpha_;
   Total best_cost_ = 0;
   std::vector<Strategy> best_x_;
   int stale_ = 0;
   int stale_limit_;
+  int lns_windows_;
 };
 
 // Cost per unit of usage at which memory starts to matter: the spread of node costs over
@@ -284,8 +346,13 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
       o.deterministic ? (o.work_limit ? o.work_limit : 30) : UINT64_MAX;
   std::vector<std::unique_ptr<Worker>> workers;
   for (int w = 0; w < threads; ++w)
-    workers.push_back(std::make_unique<Worker>(r, index, unit * std::pow(3.0, w % 4), o.seed, w,
-                                               o.stale_rounds));
+  {
+    Pricing pricing = o.pricing;
+    if (pricing == Pricing::kMixed) pricing = w % 2 == 0 ? Pricing::kPerMember : Pricing::kPerTime;
+    const double scale = std::pow(3.0, o.pricing == Pricing::kMixed ? (w / 2) % 4 : w % 4);
+    workers.push_back(std::make_unique<Worker>(r, index, unit * scale, o.seed, w,
+                                               o.stale_rounds, pricing, o.lns_windows));
+  }
   std::vector<std::thread> pool;
   for (int w = 1; w < threads; ++w)
     pool.emplace_back([&, w] { workers[w]->run(stop, store, log, rounds); });

@@ -1,11 +1,20 @@
 #include "state.hpp"
 
+#include <algorithm>
+
 namespace iopddl {
 
 LocalState::LocalState(const Reduced& r)
     : r_(r), p_(r.original()), tree_(r.original().num_segments()),
       limited_(r.original().usage_limit().has_value()),
-      limit_(r.original().usage_limit().value_or(0)) {}
+      limit_(r.original().usage_limit().value_or(0)), floor_(r.num_members(), 0) {
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
+      Usage m = r.member_usage(mi, 0);
+      for (Strategy s = 1; s < r.strategies(g); ++s) m = std::min(m, r.member_usage(mi, s));
+      floor_[mi] = m;
+    }
+}
 
 void LocalState::assign(const std::vector<Strategy>& x) {
   x_ = x;
@@ -90,6 +99,38 @@ bool LocalState::try_move(std::uint32_t g, Strategy s, Total d) {
   x_[g] = s;
   cost_ += d;
   return true;
+}
+
+}  // namespace iopddl
+
+namespace iopddl {
+
+void LocalState::add_floor(std::uint32_t g, Strategy s, int sign) {
+  for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
+    const NodeId v = r_.member_node(mi);
+    if (!p_.has_memory(v)) continue;
+    const Total du = Total{r_.member_usage(mi, s)} - floor_[mi];
+    if (du != 0) tree_.add(p_.seg_lo(v), p_.seg_hi(v), sign * du);
+  }
+}
+
+void LocalState::lift(std::uint32_t g) { add_floor(g, x_[g], -1); }
+
+bool LocalState::place(std::uint32_t g, Strategy s, Total d) {
+  add_floor(g, s, +1);
+  if (limited_ && tree_.max() > limit_) {
+    add_floor(g, s, -1);
+    return false;
+  }
+  x_[g] = s;
+  cost_ += d;
+  return true;
+}
+
+void LocalState::unplace(std::uint32_t g, Strategy back, Total d) {
+  add_floor(g, x_[g], -1);
+  x_[g] = back;
+  cost_ += d;
 }
 
 }  // namespace iopddl

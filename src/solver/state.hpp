@@ -33,8 +33,20 @@ class LocalState {
   // it moved.
   bool try_move(std::uint32_t g, Strategy s, Total d);
 
+  // For exact window searches: lift() lowers g's usage in the profile to its floor (each
+  // member's smallest usage over g's strategies), so that place() only ever adds usage and
+  // a placement over the limit proves every completion infeasible. While lifted, g keeps
+  // its strategy for cost purposes.
+  void lift(std::uint32_t g);
+  // Places a lifted g at s (cost change d from delta()) if the peak stays within the limit.
+  bool place(std::uint32_t g, Strategy s, Total d);
+  // Undoes place(): back to the floor, with strategy `back` (cost change d).
+  void unplace(std::uint32_t g, Strategy back, Total d);
+
  private:
   void add_usage(std::uint32_t g, Strategy from, Strategy to);
+  void add_floor(std::uint32_t g, Strategy s, int sign);  // sign * (usage(s) - floor)
+  std::vector<Usage> floor_;  // per member
   const Reduced& r_;
   const Problem& p_;
   std::vector<Strategy> x_;

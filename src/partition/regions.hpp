@@ -1,0 +1,36 @@
+// Regions of the reduced graph for distributed runs. Only this module includes Boost.Graph.
+//
+// The reduced graph is put in a Boost compressed_sparse_row_graph; its connected components,
+// articulation points (biconnected structure) and a Cuthill-McKee ordering (which keeps
+// neighbours close, so contiguous slices of it have few cut edges) are computed, and the
+// ordering is cut into `count` slices of about equal work (strategies plus edge table
+// entries). Region i owns its slice; its ghosts are the nodes of other regions adjacent to
+// it; its cut edges join it to them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../reduce/reduced.hpp"
+
+namespace iopddl {
+
+struct Region {
+  std::vector<std::uint32_t> owned;   // reduced nodes, in ordering order
+  std::vector<std::uint32_t> ghosts;  // adjacent nodes owned by other regions, sorted
+  std::vector<std::uint32_t> cut_edges;  // reduced edges with one end owned here
+  double work = 0;
+};
+
+struct Partition {
+  std::vector<Region> regions;
+  std::vector<std::uint32_t> owner;  // reduced node -> region
+  std::size_t components = 0;
+  std::size_t articulation_points = 0;
+  std::size_t cut_edges = 0;  // edges whose ends lie in different regions
+  std::string summary() const;
+};
+
+Partition make_regions(const Reduced& r, std::size_t count);
+
+}  // namespace iopddl

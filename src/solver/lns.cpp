@@ -1,0 +1,169 @@
+#include "lns.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "iopddl/stop.hpp"
+
+namespace iopddl {
+
+namespace {
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+}
+
+WindowSearch::WindowSearch(const Reduced& r)
+    : r_(r), table_min_(r.num_edges()), position_(r.num_nodes(), kNone) {
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+    const std::size_t size = static_cast<std::size_t>(r.strategies(r.edge_u(e))) *
+                             r.strategies(r.edge_v(e));
+    table_min_[e] = *std::min_element(r.table(e), r.table(e) + size);
+  }
+}
+
+void WindowSearch::grow_window(Rng& rng) {
+  for (std::uint32_t g : window_) position_[g] = kNone;
+  window_.clear();
+  const auto seed = static_cast<std::uint32_t>(rng.below(r_.num_nodes()));
+  window_.push_back(seed);
+  position_[seed] = 0;
+  // Breadth-first, neighbours in random order, up to size_ nodes.
+  std::vector<std::uint32_t> next;
+  for (std::size_t head = 0; head < window_.size() && window_.size() < size_; ++head) {
+    next.clear();
+    for (std::uint32_t e : r_.incident(window_[head])) {
+      const std::uint32_t o = r_.other(e, window_[head]);
+      if (position_[o] == kNone) next.push_back(o);
+    }
+    for (std::size_t i = next.size(); i > 1; --i) std::swap(next[i - 1], next[rng.below(i)]);
+    for (std::uint32_t o : next) {
+      if (window_.size() >= size_) break;
+      if (position_[o] != kNone) continue;
+      position_[o] = static_cast<std::uint32_t>(window_.size());
+      window_.push_back(o);
+    }
+  }
+  inner_edges_.clear();
+  for (std::uint32_t g : window_)
+    for (std::uint32_t e : r_.incident(g))
+      if (r_.edge_u(e) == g && position_[r_.edge_v(e)] != kNone) inner_edges_.push_back(e);
+}
+
+// Branch-and-bound on the window's absolute cost: own costs plus edges to fixed nodes
+// (fixed_), plus each inner edge once both its ends are placed. The bound for the nodes
+// still to place is their smallest fixed_ plus the smallest entry of every inner edge with
+// an end among them; it does not depend on the choice at this depth, so options sorted by
+// their own cost stop at the first that cannot win. Placements go through the state, so
+// memory is checked against the limit with unplaced nodes at their floor (exact pruning).
+void WindowSearch::dfs(LocalState& state, std::size_t depth, Total partial) {
+  if (!complete_) return;
+  if (++nodes_ > node_limit_ || ((nodes_ & 255) == 0 && stop_->should_stop())) {
+    complete_ = false;
+    return;
+  }
+  if (depth == window_.size()) {
+    if (partial < best_cost_) {
+      best_cost_ = partial;
+      for (std::size_t i = 0; i < window_.size(); ++i) best_[i] = state.at(window_[i]);
+    }
+    return;
+  }
+  const std::uint32_t g = window_[depth];
+  const Strategy k = r_.strategies(g), original = state.at(g);
+  std::vector<std::pair<Total, Strategy>> options(static_cast<std::size_t>(k));
+  const Total* fixed = fixed_.data() + fixed_begin_[depth];
+  for (Strategy s = 0; s < k; ++s) options[s] = {fixed[s], s};
+  for (std::uint32_t e : r_.incident(g)) {
+    const std::uint32_t o = r_.other(e, g);
+    if (position_[o] == kNone || position_[o] >= depth) continue;  // fixed, or not placed yet
+    const Cost* t = r_.table(e);
+    if (r_.edge_u(e) == g) {
+      const Strategy ko = r_.strategies(o), so = state.at(o);
+      for (Strategy s = 0; s < k; ++s) options[s].first += t[static_cast<std::size_t>(s) * ko + so];
+    } else {
+      const Cost* row = t + static_cast<std::size_t>(state.at(o)) * k;
+      for (Strategy s = 0; s < k; ++s) options[s].first += row[s];
+    }
+  }
+  std::sort(options.begin(), options.end());
+  const Total rest = rest_bound_[depth + 1];
+  for (auto [a, s] : options) {
+    if (partial + a + rest >= best_cost_) break;
+    if (a >= kForbidden) break;
+    if (!state.place(g, s, state.delta(g, s))) continue;  // over the limit: no completion fits
+    dfs(state, depth + 1, partial + a);
+    state.unplace(g, original, state.delta(g, original));
+    if (!complete_) return;
+  }
+}
+
+int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopControl& stop) {
+  stop_ = &stop;
+  int improved = 0;
+  for (int w = 0; w < windows && !stop.should_stop(); ++w) {
+    grow_window(rng);
+    const std::size_t n = window_.size();
+    // fixed_[i][s]: node i's own cost plus its edges to nodes outside the window.
+    fixed_begin_.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      fixed_begin_[i + 1] = fixed_begin_[i] + static_cast<std::size_t>(r_.strategies(window_[i]));
+    fixed_.assign(fixed_begin_[n], 0);
+    std::vector<Total> own_min(n);
+    Total current = 0;  // the window's absolute cost now
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t g = window_[i];
+      const Strategy k = r_.strategies(g);
+      Total* f = fixed_.data() + fixed_begin_[i];
+      for (Strategy s = 0; s < k; ++s) f[s] = r_.costs(g)[s];
+      for (std::uint32_t e : r_.incident(g)) {
+        const std::uint32_t o = r_.other(e, g);
+        if (position_[o] != kNone) continue;
+        const Cost* t = r_.table(e);
+        if (r_.edge_u(e) == g) {
+          const Strategy ko = r_.strategies(o), so = state.at(o);
+          for (Strategy s = 0; s < k; ++s) f[s] += t[static_cast<std::size_t>(s) * ko + so];
+        } else {
+          const Cost* row = t + static_cast<std::size_t>(state.at(o)) * k;
+          for (Strategy s = 0; s < k; ++s) f[s] += row[s];
+        }
+      }
+      own_min[i] = *std::min_element(f, f + k);
+      current += f[state.at(g)];
+    }
+    for (std::uint32_t e : inner_edges_) current += entry(state, e);
+    // rest_bound_[d]: bound for the nodes from d on.
+    rest_bound_.assign(n + 1, 0);
+    for (std::size_t d = n; d-- > 0;) {
+      rest_bound_[d] = rest_bound_[d + 1] + own_min[d];
+      for (std::uint32_t e : inner_edges_)
+        if (std::max(position_[r_.edge_u(e)], position_[r_.edge_v(e)]) == d)
+          rest_bound_[d] += table_min_[e];
+    }
+    best_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(window_[i]);
+    best_cost_ = current;  // keep the current assignment unless something is cheaper
+    nodes_ = 0;
+    complete_ = true;
+    for (std::uint32_t g : window_) state.lift(g);
+    dfs(state, 0, 0);
+    // Place the best assignment found (or the original one); it fitted during the search.
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t g = window_[i];
+      const bool placed = state.place(g, best_[i], state.delta(g, best_[i]));
+      (void)placed;
+    }
+    if (best_cost_ < current) ++improved;
+    // Adapt the difficulty: grow after complete searches, shrink after cut-off ones.
+    if (complete_)
+      size_ = std::min<std::size_t>(size_ + 1, 40);
+    else
+      size_ = std::max<std::size_t>(size_ - 1, 2);
+  }
+  return improved;
+}
+
+Cost WindowSearch::entry(const LocalState& state, std::uint32_t e) const {
+  const std::uint32_t u = r_.edge_u(e), v = r_.edge_v(e);
+  return r_.table(e)[static_cast<std::size_t>(state.at(u)) * r_.strategies(v) + state.at(v)];
+}
+
+}  // namespace iopddl

@@ -1,0 +1,47 @@
+// Large-neighbourhood search: free a connected window of reduced nodes (grown breadth-first
+// from a random seed node) and re-solve it exactly with everything else fixed, by
+// depth-first branch-and-bound on the incremental state (so memory is checked against the
+// true limit at every step). The window size adapts: it grows while windows are solved to
+// optimality within the node budget and shrinks when they are not.
+#pragma once
+
+#include <vector>
+
+#include "iopddl/rng.hpp"
+#include "state.hpp"
+
+namespace iopddl {
+
+class StopControl;
+
+class WindowSearch {
+ public:
+  explicit WindowSearch(const Reduced& r);
+  // Runs `windows` windows on a feasible `state`; returns how many improved it.
+  int run(LocalState& state, Rng& rng, int windows, const StopControl& stop);
+  std::size_t window_size() const { return size_; }
+  void set_window_size(std::size_t size) { size_ = size; }
+  void set_node_limit(std::size_t limit) { node_limit_ = limit; }
+
+ private:
+  void grow_window(Rng& rng);
+  void dfs(LocalState& state, std::size_t depth, Total partial);
+  Cost entry(const LocalState& state, std::uint32_t e) const;
+
+  const Reduced& r_;
+  std::vector<Cost> table_min_;   // per edge: its smallest entry
+  std::size_t size_ = 6;
+  std::vector<std::uint32_t> window_;
+  std::vector<std::uint32_t> position_;  // group -> index in window_ (or npos)
+  std::vector<std::uint32_t> inner_edges_;  // edges with both ends in the window
+  std::vector<Total> fixed_;                // per window node and strategy: own + fixed edges
+  std::vector<std::size_t> fixed_begin_;
+  std::vector<Total> rest_bound_;           // lower bound of the nodes from depth d on
+  std::vector<Strategy> best_;
+  Total best_cost_ = 0;
+  std::size_t nodes_ = 0, node_limit_ = 20000;
+  bool complete_ = true;
+  const StopControl* stop_ = nullptr;
+};
+
+}  // namespace iopddl
