@@ -23,6 +23,14 @@ class StopControl {
       end_ = Clock::time_point::max();
   }
   StopControl() : StopControl(Clock::now(), 0) {}
+  // A phase of `parent`: stops after `seconds` from now, or when the parent stops.
+  StopControl(const StopControl& parent, double seconds)
+      : StopControl(parent.start_, 0) {
+    parent_ = &parent;
+    const auto phase_end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                              std::chrono::duration<double>(seconds));
+    end_ = std::min(parent.end_, phase_end);
+  }
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   double remaining() const {
@@ -34,13 +42,14 @@ class StopControl {
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
   bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
 
-  // Work accounting (deterministic mode). `charge` returns false once the budget is spent.
+  // Deterministic mode: the solver bounds its own work (rounds), and time no longer stops it.
   void set_work_limit(std::uint64_t limit) { work_limit_ = limit; }
   std::uint64_t work_limit() const { return work_limit_; }
   bool work_bounded() const { return work_limit_ != 0; }
 
   bool should_stop() const {
     if (stop_requested()) return true;
+    if (parent_ && parent_->should_stop()) return true;
     if (work_bounded()) return false;  // deterministic: only work and requests stop it
     return Clock::now() >= end_;
   }
@@ -49,6 +58,7 @@ class StopControl {
   Clock::time_point start_, end_;
   std::atomic<bool> stop_{false};
   std::uint64_t work_limit_ = 0;
+  const StopControl* parent_ = nullptr;
 };
 
 }  // namespace iopddl

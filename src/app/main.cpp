@@ -117,6 +117,24 @@ int main(int argc, char** argv) {
   solve->add_flag("--quiet,-q", solve_settings.quiet, "No progress lines");
   std::string algorithm = "portfolio", pricing = "member";
   add_solver_options(*solve, solve_settings.solver, algorithm, pricing);
+#ifdef IOPDDL_WITH_MPI
+  auto* cluster = solve->add_option_group("Distributed", "MPI runs and checkpoints");
+  cluster->add_option("--checkpoint", solve_settings.checkpoint_path,
+                      "Write checkpoints to this file (periodically, at SIGUSR1 and at the end)")
+      ->configurable(false);
+  cluster->add_option("--checkpoint-interval", solve_settings.checkpoint_seconds,
+                      "Seconds between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cluster->add_option("--resume", solve_settings.resume_path,
+                      "Continue from a checkpoint of the same instance")
+      ->configurable(false)
+      ->check(CLI::ExistingFile);
+  cluster->add_option("--sync-seconds", solve_settings.sync_seconds,
+                      "Seconds between synchronisations of the MPI ranks")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+#endif
   solve->set_config("--config", "", "Read options from a TOML file (as --dump-config writes)");
   solve->add_flag("--dump-config", dump_config, "Print the effective options as TOML and exit")
       ->configurable(false);

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -14,6 +15,9 @@
 #include "iopddl/io.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/solve.hpp"
+#ifdef IOPDDL_WITH_MPI
+#include "../mpi/distributed.hpp"
+#endif
 
 namespace iopddl::app {
 namespace {
@@ -21,15 +25,17 @@ namespace {
 // Everything the signal thread and the main thread share. The final line is printed at
 // most once, by print_final, under `mutex`.
 struct Run {
-  Run(const RunSettings& s, Clock::time_point start)
+  Run(const RunSettings& s, Clock::time_point start, int rank_)
       : settings(s), stop(start, s.time_limit > 0 ? s.time_limit - safety_margin(s.time_limit)
                                                   : 0),
-        store(&stop), log(stdout, &stop, s.quiet) {}
+        store(&stop), log(rank_ == 0 ? stdout : nullptr, &stop, s.quiet), rank(rank_) {}
   const RunSettings settings;
   StopControl stop;
   IncumbentStore store;
   Log log;
   const Problem* problem = nullptr;  // set once read, before any solution exists
+  int rank;                                 // MPI rank; only rank 0 prints
+  std::atomic<bool> checkpoint_request{false};  // SIGUSR1
   std::mutex mutex;
   bool printed = false;
   std::string status = "no solution";
@@ -76,6 +82,7 @@ bool print_final(Run& run) {
   std::lock_guard lock(run.mutex);
   if (run.printed) return false;
   run.printed = true;
+  if (run.rank != 0) return run.store.has_solution();
   const auto [a, has] = run.store.snapshot();
   const std::string line = has ? format_assignment(a) : "[]";
   std::fwrite(line.data(), 1, line.size(), stdout);
@@ -87,7 +94,12 @@ bool print_final(Run& run) {
 
 void signal_thread(Run* run, sigset_t set) {
   int sig = 0;
-  if (sigwait(&set, &sig) != 0) return;
+  for (;;) {
+    if (sigwait(&set, &sig) != 0) return;
+    if (sig != SIGUSR1) break;
+    run->checkpoint_request = true;  // written by rank 0 at the next synchronisation
+    run->log.info("SIGUSR1: a checkpoint will be written at the next synchronisation");
+  }
   run->stop.request_stop();
   run->log.info("stopped by signal %d: printing the best solution so far", sig);
   print_final(*run);
@@ -103,18 +115,53 @@ double safety_margin(double time_limit) {
   return std::min(0.15 + 0.015 * time_limit, 0.5 * time_limit);
 }
 
+bool use_mpi(const RunSettings& settings) {
+#ifdef IOPDDL_WITH_MPI
+  return mpi::launched_by_mpi() || !settings.checkpoint_path.empty() ||
+         !settings.resume_path.empty();
+#else
+  (void)settings;
+  return false;
+#endif
+}
+
+namespace {
+int solve_and_print(Run& run);
+}
+
 int run_solve(const RunSettings& settings, Clock::time_point process_start) {
-  // Never freed: the signal thread may still use it while the process exits.
-  Run& run = *new Run(settings, process_start);
-  // SIGINT/SIGTERM are blocked in every thread and taken by one waiting thread, which can
-  // print the incumbent at once whatever the solver is doing.
+  // SIGINT/SIGTERM (and SIGUSR1) are blocked in every thread, before MPI starts any of its
+  // own, and taken by one waiting thread, which can print the incumbent at once whatever
+  // the solver is doing.
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  int rank = 0;
+#ifdef IOPDDL_WITH_MPI
+  const bool distributed = use_mpi(settings);
+  if (distributed) {
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  }
+#endif
+  // Never freed: the signal thread may still use it while the process exits.
+  Run& run = *new Run(settings, process_start, rank);
   std::thread(signal_thread, &run, set).detach();
+  const int status = solve_and_print(run);
+#ifdef IOPDDL_WITH_MPI
+  if (distributed) MPI_Finalize();
+#endif
+  return status;
+}
 
+namespace {
+
+int solve_and_print(Run& run) {
+  const RunSettings& settings = run.settings;
   run.log.info("iopddl %s: %s, time limit %g s, seed %llu", "0.1.0",
                settings.problem_path.c_str(), settings.time_limit,
                static_cast<unsigned long long>(settings.solver.seed));
@@ -124,21 +171,44 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
   } catch (const InputError& e) {
     std::lock_guard lock(run.mutex);
     run.printed = true;  // an input error prints no final line
-    std::fprintf(stderr, "error: %s\n", e.what());
+    if (run.rank == 0) std::fprintf(stderr, "error: %s\n", e.what());
     return kExitInput;
   }
   run.problem = &problem;
   run.log.info("read %zu nodes, %zu edges (%zu distinct tables), %zu time segments",
                problem.num_nodes(), problem.num_edges(), problem.num_tables(),
                problem.num_segments());
-  SolveResult result = solve(problem, settings.solver, run.stop, run.store, run.log);
+  if (settings.solver.deterministic) run.stop.set_work_limit(1);  // rounds bound it, not time
+  SolveResult result;
+#ifdef IOPDDL_WITH_MPI
+  if (use_mpi(settings)) {
+    mpi::DistributedOptions d;
+    d.sync_seconds = settings.sync_seconds;
+    d.checkpoint_path = settings.checkpoint_path;
+    d.checkpoint_seconds = settings.checkpoint_seconds;
+    d.resume_path = settings.resume_path;
+    try {
+      result = mpi::solve_distributed(problem, settings.solver, d, MPI_COMM_WORLD, run.stop,
+                                      run.store, run.log, run.checkpoint_request);
+    } catch (const InputError& e) {
+      std::lock_guard lock(run.mutex);
+      run.printed = true;
+      if (run.rank == 0) std::fprintf(stderr, "error: %s\n", e.what());
+      return kExitInput;
+    }
+  } else {
+    result = solve(problem, settings.solver, run.stop, run.store, run.log);
+  }
+#else
+  result = solve(problem, settings.solver, run.stop, run.store, run.log);
+#endif
   switch (result.status) {
     case SolveStatus::kOptimal: run.status = "optimal"; break;
     case SolveStatus::kFeasible: run.status = "feasible"; break;
     case SolveStatus::kInfeasible: run.status = "infeasible"; break;
     case SolveStatus::kNoSolution: run.status = "no solution"; break;
   }
-  if (run.store.has_solution()) {
+  if (run.store.has_solution() && run.rank == 0) {
     // The reference evaluator has the last word on what we print.
     Evaluation e = evaluate(problem, run.store.assignment());
     if (!e.feasible) {
@@ -155,5 +225,7 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
   }
   return print_final(run) ? kExitOk : kExitNoSolution;
 }
+
+}  // namespace
 
 }  // namespace iopddl::app

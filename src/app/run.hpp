@@ -26,12 +26,20 @@ struct RunSettings {
   bool quiet = false;
   SolverOptions solver;
   std::string settings_text;   // effective options, copied into the JSON result
+  // Distributed runs (builds with MPI): checkpoints and synchronisation.
+  std::string checkpoint_path, resume_path;
+  double checkpoint_seconds = 60;
+  double sync_seconds = 1;
 };
+
+// Whether this run goes through MPI: launched by mpirun/srun, or checkpoints asked for.
+bool use_mpi(const RunSettings& settings);
 
 // Seconds kept back from the time limit for printing and exiting (see README).
 double safety_margin(double time_limit);
 
-// Reads the problem, solves it and prints the final line; returns the exit status.
+// Reads the problem, solves it and prints the final line (rank 0 only); returns the exit
+// status. Initialises and finalises MPI itself when use_mpi(settings).
 int run_solve(const RunSettings& settings, Clock::time_point process_start);
 
 }  // namespace iopddl::app

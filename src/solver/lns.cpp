@@ -23,7 +23,8 @@ WindowSearch::WindowSearch(const Reduced& r)
 void WindowSearch::grow_window(Rng& rng) {
   for (std::uint32_t g : window_) position_[g] = kNone;
   window_.clear();
-  const auto seed = static_cast<std::uint32_t>(rng.below(r_.num_nodes()));
+  const auto seed = seeds_.empty() ? static_cast<std::uint32_t>(rng.below(r_.num_nodes()))
+                                   : seeds_[rng.below(seeds_.size())];
   window_.push_back(seed);
   position_[seed] = 0;
   // Breadth-first, neighbours in random order, up to size_ nodes.

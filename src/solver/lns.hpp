@@ -22,6 +22,8 @@ class WindowSearch {
   std::size_t window_size() const { return size_; }
   void set_window_size(std::size_t size) { size_ = size; }
   void set_node_limit(std::size_t limit) { node_limit_ = limit; }
+  // Windows grow from these nodes (empty: from any node).
+  void set_seeds(std::vector<std::uint32_t> seeds) { seeds_ = std::move(seeds); }
 
  private:
   void grow_window(Rng& rng);
@@ -31,6 +33,7 @@ class WindowSearch {
   const Reduced& r_;
   std::vector<Cost> table_min_;   // per edge: its smallest entry
   std::size_t size_ = 6;
+  std::vector<std::uint32_t> seeds_;
   std::vector<std::uint32_t> window_;
   std::vector<std::uint32_t> position_;  // group -> index in window_ (or npos)
   std::vector<std::uint32_t> inner_edges_;  // edges with both ends in the window

@@ -9,6 +9,8 @@
 #include <numeric>
 #include <thread>
 
+#include "portfolio.hpp"
+
 #include "../reduce/reduced.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
@@ -18,7 +20,6 @@
 #include "trws.hpp"
 
 namespace iopddl {
-namespace {
 
 // Which members are live at a time segment: each member with memory is stored at the
 // O(log T) nodes of a segment tree that cover its interval, so the members live at t are
@@ -71,17 +72,19 @@ struct MemoryIndex {
 class Worker {
  public:
   Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed,
-         int id, int stale_rounds, Pricing pricing, int lns_windows)
-      : r_(r), p_(r.original()), index_(index), state_(r), trws_(r), lns_(r), rng_(seed, 0, id),
+         std::uint64_t stream, int id, int stale_rounds, Pricing pricing, int lns_windows)
+      : r_(r), p_(r.original()), index_(index), state_(r), trws_(r), lns_(r),
+        rng_(seed, stream, static_cast<std::uint64_t>(id)),
         id_(id), pricing_(pricing), beta_(r.num_members(), 0.0),
         price_(r.original().num_segments() + 1, 0.0), alpha_(price_unit),
         stale_limit_(stale_rounds), lns_windows_(lns_windows) {}
 
   void run(StopControl& stop, IncumbentStore& store, Log& log, std::uint64_t max_rounds) {
-    for (std::uint64_t round = 0; round < max_rounds && !stop.should_stop(); ++round) {
+    for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop(); ++done) {
+      const bool first = rounds_++ == 0;
       set_prices();
-      for (int it = 0; it < (round == 0 ? 5 : 2) && !stop.should_stop(); ++it) trws_.iterate();
-      if (stop.should_stop() && round > 0) break;
+      for (int it = 0; it < (first ? 5 : 2) && !stop.should_stop(); ++it) trws_.iterate();
+      if (stop.should_stop() && !first) break;
       std::vector<Strategy> x = trws_.round();
       state_.assign(x);
       const bool was_feasible = state_.feasible();
@@ -102,6 +105,17 @@ class Worker {
   }
 
   const std::vector<Strategy>& best() const { return best_x_; }
+  Total best_cost() const { return best_cost_; }
+  void adopt(const std::vector<Strategy>& x, Total cost) {
+    if (!best_x_.empty() && best_cost_ <= cost) return;
+    best_x_ = x;
+    best_cost_ = cost;
+  }
+  const std::vector<double>& prices() const { return beta_; }
+  void set_prices(const std::vector<double>& b) {
+    if (b.size() == beta_.size()) beta_ = b;
+  }
+  void focus(const std::vector<std::uint32_t>& nodes) { lns_.set_seeds(nodes); }
 
  private:
   // Each member's price per unit of usage: its own weight (per-member pricing) or the sum
@@ -300,9 +314,12 @@ class Worker {
   Total best_cost_ = 0;
   std::vector<Strategy> best_x_;
   int stale_ = 0;
+  std::uint64_t rounds_ = 0;
   int stale_limit_;
   int lns_windows_;
 };
+
+namespace {
 
 // Cost per unit of usage at which memory starts to matter: the spread of node costs over
 // the spread of usages, summed over the reduced problem.
@@ -330,34 +347,75 @@ double price_unit(const Reduced& r) {
 
 }  // namespace
 
+Portfolio::Portfolio(const Problem& p, const SolverOptions& o, Log& log, std::uint64_t stream,
+                     int first_worker)
+    : p_(p), o_(o), log_(log), stream_(stream), first_worker_(first_worker) {}
+
+Portfolio::~Portfolio() = default;
+
+SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
+  // A feasible answer first, whatever happens next.
+  SolveResult base = solve_baseline(p_, stop, store, log_);
+  if (base.status == SolveStatus::kInfeasible) return base;
+  reduced_ = std::make_unique<Reduced>(Reduced::build(p_));
+  const Reduced& r = *reduced_;
+  log_.info("presolve: %zu nodes, %zu edges left; %s", r.num_nodes(), r.num_edges(),
+            r.stats().summary().c_str());
+  index_ = std::make_unique<MemoryIndex>(r);
+  const double unit = price_unit(r);
+  const int threads = o_.threads > 0
+                          ? o_.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  for (int i = 0; i < threads; ++i) {
+    const int w = first_worker_ + i;  // the global worker index sets the price level
+    Pricing pricing = o_.pricing;
+    if (pricing == Pricing::kMixed) pricing = w % 2 == 0 ? Pricing::kPerMember : Pricing::kPerTime;
+    const double scale = std::pow(3.0, o_.pricing == Pricing::kMixed ? (w / 2) % 4 : w % 4);
+    workers_.push_back(std::make_unique<Worker>(r, *index_, unit * scale, o_.seed, stream_, w,
+                                                o_.stale_rounds, pricing, o_.lns_windows));
+  }
+  return {SolveStatus::kFeasible, ""};
+}
+
+void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds) {
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < workers_.size(); ++w)
+    pool.emplace_back([&, w] { workers_[w]->run(stop, store, log_, rounds); });
+  if (!workers_.empty()) workers_[0]->run(stop, store, log_, rounds);
+  for (auto& t : pool) t.join();
+}
+
+std::pair<std::vector<Strategy>, Total> Portfolio::best() const {
+  std::pair<std::vector<Strategy>, Total> result{{}, 0};
+  for (const auto& w : workers_)  // in worker order, ties to the lower index: deterministic
+    if (!w->best().empty() && (result.first.empty() || w->best_cost() < result.second))
+      result = {w->best(), w->best_cost()};
+  return result;
+}
+
+void Portfolio::adopt(const std::vector<Strategy>& x, Total cost) {
+  for (auto& w : workers_) w->adopt(x, cost);
+}
+
+std::vector<double> Portfolio::prices() const {
+  return workers_.empty() ? std::vector<double>{} : workers_[0]->prices();
+}
+
+void Portfolio::set_prices(const std::vector<double>& prices) {
+  for (auto& w : workers_) w->set_prices(prices);
+}
+
+void Portfolio::focus(const std::vector<std::uint32_t>& nodes) {
+  for (auto& w : workers_) w->focus(nodes);
+}
+
 SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopControl& stop,
                             IncumbentStore& store, Log& log) {
-  // A feasible answer first, whatever happens next.
-  SolveResult base = solve_baseline(p, stop, store, log);
-  if (base.status == SolveStatus::kInfeasible) return base;
-  Reduced r = Reduced::build(p);
-  log.info("presolve: %zu nodes, %zu edges left; %s", r.num_nodes(), r.num_edges(),
-           r.stats().summary().c_str());
-  MemoryIndex index(r);
-  const double unit = price_unit(r);
-  const int threads = o.threads > 0 ? o.threads
-                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const std::uint64_t rounds =
-      o.deterministic ? (o.work_limit ? o.work_limit : 30) : UINT64_MAX;
-  std::vector<std::unique_ptr<Worker>> workers;
-  for (int w = 0; w < threads; ++w)
-  {
-    Pricing pricing = o.pricing;
-    if (pricing == Pricing::kMixed) pricing = w % 2 == 0 ? Pricing::kPerMember : Pricing::kPerTime;
-    const double scale = std::pow(3.0, o.pricing == Pricing::kMixed ? (w / 2) % 4 : w % 4);
-    workers.push_back(std::make_unique<Worker>(r, index, unit * scale, o.seed, w,
-                                               o.stale_rounds, pricing, o.lns_windows));
-  }
-  std::vector<std::thread> pool;
-  for (int w = 1; w < threads; ++w)
-    pool.emplace_back([&, w] { workers[w]->run(stop, store, log, rounds); });
-  workers[0]->run(stop, store, log, rounds);
-  for (auto& t : pool) t.join();
+  Portfolio portfolio(p, o, log);
+  SolveResult result = portfolio.start(stop, store);
+  if (result.status == SolveStatus::kInfeasible) return result;
+  const std::uint64_t rounds = o.deterministic ? (o.work_limit ? o.work_limit : 30) : UINT64_MAX;
+  portfolio.run(stop, store, rounds);
   return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
 }
 

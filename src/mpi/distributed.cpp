@@ -1,0 +1,176 @@
+// The distributed loop. Every rank reads the whole instance and presolves it (presolve is
+// deterministic, so all ranks hold the same reduced problem), owns one region of the
+// reduced graph (its large-neighbourhood windows grow from its own nodes) and runs a
+// portfolio whose price levels and random streams differ from the other ranks'. Between
+// phases all ranks synchronise:
+//   1. agree whether to stop (logical or: a rank past the deadline or signalled stops all);
+//   2. the best assignment (MINLOC over the ranks' best costs, ties to the lower rank) is
+//      broadcast and every rank continues from it; rank 0 keeps it as the incumbent;
+//   3. the memory multipliers are averaged (one Allreduce of a flat array) and every rank
+//      blends its own with the average;
+//   4. rank 0 writes a checkpoint when asked (SIGUSR1) or when the period has passed.
+#include "distributed.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "../partition/regions.hpp"
+#include "../solver/portfolio.hpp"
+#include "checkpoint.hpp"
+#include "iopddl/evaluate.hpp"
+#include "iopddl/io.hpp"
+
+namespace iopddl::mpi {
+
+bool launched_by_mpi() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "SLURM_STEP_ID"})
+    if (std::getenv(var)) return true;
+  return false;
+}
+
+namespace {
+
+// A 128-bit total travels as two 64-bit halves.
+void bcast_total(Total& value, int root, MPI_Comm comm) {
+  std::int64_t halves[2] = {static_cast<std::int64_t>(value >> 64),
+                            static_cast<std::int64_t>(static_cast<std::uint64_t>(value))};
+  MPI_Bcast(halves, 2, MPI_INT64_T, root, comm);
+  value = (static_cast<Total>(halves[0]) << 64) |
+          static_cast<Total>(static_cast<std::uint64_t>(halves[1]));
+}
+
+// The trivial lower bound: every node and edge at its cheapest entry.
+Total trivial_bound(const Problem& p) {
+  Total b = 0;
+  for (NodeId v = 0; v < p.num_nodes(); ++v) {
+    auto c = p.costs(v);
+    b += *std::min_element(c.begin(), c.end());
+  }
+  for (EdgeId e = 0; e < p.num_edges(); ++e) {
+    auto t = p.edge_costs(e);
+    b += *std::min_element(t.begin(), t.end());
+  }
+  return b;
+}
+
+}  // namespace
+
+SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
+                              const DistributedOptions& d, MPI_Comm comm, StopControl& stop,
+                              IncumbentStore& store, Log& log,
+                              std::atomic<bool>& checkpoint_request) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  // Under MPI the ranks are the unit of parallelism: one worker thread per rank unless
+  // --threads says otherwise.
+  SolverOptions o = options;
+  if (o.threads <= 0) o.threads = 1;
+  const int threads = o.threads;
+  Portfolio portfolio(p, o, log, static_cast<std::uint64_t>(rank), rank * threads);
+  SolveResult result = portfolio.start(stop, store);
+  if (result.status == SolveStatus::kInfeasible) return result;
+  const Reduced& r = portfolio.reduced();
+  const Partition part = make_regions(r, static_cast<std::size_t>(size));
+  if (size > 1) portfolio.focus(part.regions[static_cast<std::size_t>(rank)].owned);
+  log.info("%d ranks: %s", size, part.summary().substr(0, part.summary().find('\n')).c_str());
+  const std::uint64_t print = fingerprint(p);
+
+  if (!d.resume_path.empty()) {
+    Checkpoint c = load_checkpoint(d.resume_path);
+    if (c.fingerprint != print)
+      throw InputError(d.resume_path + ": checkpoint of another instance (\"" + c.instance +
+                       "\"), not of \"" + p.name() + "\"");
+    std::vector<Strategy> x;
+    if (!c.assignment.empty()) {
+      Evaluation e = evaluate(p, c.assignment);
+      if (!e.valid || !r.contract(c.assignment, x))
+        throw InputError(d.resume_path + ": checkpoint assignment does not fit the instance");
+      if (e.feasible) {
+        store.offer(c.assignment, e.cost, "checkpoint");
+        portfolio.adopt(x, e.cost);
+      }
+      log.info("resumed from %s: cost %s after %.1f s", d.resume_path.c_str(),
+               to_string(e.cost).c_str(), c.elapsed);
+    }
+    portfolio.set_prices(c.prices);
+  }
+
+  const std::uint64_t max_epochs =
+      o.deterministic
+          ? std::max<std::uint64_t>(1, ((o.work_limit ? o.work_limit : 30) + d.sync_rounds - 1) /
+                                           d.sync_rounds)
+          : std::numeric_limits<std::uint64_t>::max();
+  double last_checkpoint = stop.elapsed();
+  std::vector<double> prices, sum;
+  std::uint64_t epoch = 0;
+  for (;; ++epoch) {
+    if (o.deterministic) {
+      portfolio.run(stop, store, d.sync_rounds);
+    } else {
+      StopControl phase(stop, d.sync_seconds);
+      portfolio.run(phase, store, std::numeric_limits<std::uint64_t>::max());
+    }
+    // 1. Stop together.
+    int want_stop = stop.should_stop() || epoch + 1 >= max_epochs;
+    MPI_Allreduce(MPI_IN_PLACE, &want_stop, 1, MPI_INT, MPI_LOR, comm);
+    // 2. The best assignment of all ranks.
+    auto [x, cost] = portfolio.best();
+    struct {
+      double cost;
+      int rank;
+    } mine{x.empty() ? std::numeric_limits<double>::infinity() : static_cast<double>(cost), rank},
+        best{};
+    MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    if (std::isfinite(best.cost)) {
+      x.resize(r.num_nodes());
+      MPI_Bcast(x.data(), static_cast<int>(x.size()), MPI_INT, best.rank, comm);
+      bcast_total(cost, best.rank, comm);
+      portfolio.adopt(x, cost);
+      if (rank == 0) {
+        std::vector<Strategy> a = r.expand(x);
+        Evaluation e = evaluate(p, a);
+        if (e.feasible && store.offer(a, e.cost, "rank-" + std::to_string(best.rank)))
+          log.info("sync %llu: cost %s from rank %d", static_cast<unsigned long long>(epoch),
+                   to_string(e.cost).c_str(), best.rank);
+      }
+    }
+    // 3. Memory multipliers: every rank moves halfway to the average.
+    prices = portfolio.prices();
+    sum = prices;
+    MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM,
+                  comm);
+    for (std::size_t i = 0; i < prices.size(); ++i)
+      prices[i] = 0.5 * prices[i] + 0.5 * sum[i] / size;
+    portfolio.set_prices(prices);
+    // 4. Checkpoints (rank 0 only; it holds the incumbent).
+    const bool configured = !d.checkpoint_path.empty();
+    const bool periodic = configured && stop.elapsed() - last_checkpoint >= d.checkpoint_seconds;
+    const bool requested = rank == 0 && checkpoint_request.exchange(false);
+    if (rank == 0 && (requested || periodic || (configured && want_stop))) {
+      const std::string& path = configured ? d.checkpoint_path : d.signal_checkpoint_path;
+      Checkpoint c;
+      c.fingerprint = print;
+      c.instance = p.name();
+      auto [a, has] = store.snapshot();
+      if (has) {
+        c.assignment = a;
+        c.cost = to_string(store.cost());
+      }
+      c.prices = prices;
+      c.lower_bound = to_string(trivial_bound(p));
+      c.seed = o.seed;
+      c.elapsed = stop.elapsed();
+      c.rounds = epoch + 1;
+      save_checkpoint(c, path);
+      last_checkpoint = stop.elapsed();
+      log.info("checkpoint written to %s", path.c_str());
+    }
+    if (want_stop) break;
+  }
+  return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
+}
+
+}  // namespace iopddl::mpi

@@ -1,0 +1,57 @@
+// The portfolio of workers as an object that a driver can step through: the single-process
+// solve() runs it to the end; the MPI driver runs it in phases and synchronises between
+// them (best assignment, memory prices).
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "../reduce/reduced.hpp"
+#include "iopddl/solve.hpp"
+
+namespace iopddl {
+
+class Worker;
+struct MemoryIndex;
+
+class Portfolio {
+ public:
+  // `stream` separates the random streams of MPI ranks; `first_worker` offsets the workers'
+  // price levels so that ranks explore different ones.
+  Portfolio(const Problem& p, const SolverOptions& o, Log& log, std::uint64_t stream = 0,
+            int first_worker = 0);
+  ~Portfolio();
+
+  // The baseline (a feasible answer at once), then presolve and the workers. Returns
+  // kInfeasible when the instance is proven infeasible (then run() must not be called).
+  SolveResult start(StopControl& stop, IncumbentStore& store);
+  // Runs every worker (one thread each) until `stop` says stop or each has done `rounds`
+  // more pricing rounds.
+  void run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds);
+
+  const Reduced& reduced() const { return *reduced_; }
+  // The best reduced assignment over the workers (empty if none) and its cost.
+  std::pair<std::vector<Strategy>, Total> best() const;
+  // Every worker continues from `x` if it beats its own best.
+  void adopt(const std::vector<Strategy>& x, Total cost);
+  // Worker 0's per-member memory prices (the multipliers of a checkpoint), and setting them
+  // on every worker (resume, consensus between ranks).
+  std::vector<double> prices() const;
+  void set_prices(const std::vector<double>& prices);
+  // Window seeds for large-neighbourhood search (a region's owned nodes; empty: all).
+  void focus(const std::vector<std::uint32_t>& nodes);
+  std::size_t workers() const { return workers_.size(); }
+
+ private:
+  const Problem& p_;
+  SolverOptions o_;
+  Log& log_;
+  std::uint64_t stream_;
+  int first_worker_;
+  std::unique_ptr<Reduced> reduced_;
+  std::unique_ptr<MemoryIndex> index_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+};
+
+}  // namespace iopddl

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# MPI end-to-end checks, one per invocation: mpi_run.sh CHECK BINARY INSTANCE RANKS [OTHER]
+# (OTHER: another instance, for the foreign-checkpoint check). Every answer is checked by
+# the reference evaluator; every wait is bounded.
+set -euo pipefail
+check=$1 bin=$2 instance=$3 ranks=$4 other=${5:-}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+run() { mpirun -np "$ranks" "$bin" "$@"; }
+last_line_feasible() {
+  local last; last=$(tail -n 1 "$1")
+  [[ $last == \[*\] && $last != "[]" ]] || { echo "last line is not an assignment: $last"; exit 1; }
+  if grep -v '^#' "$1" | head -n -1 | grep -q .; then echo "extra output lines"; exit 1; fi
+  "$bin" evaluate "$instance" "$1" > /dev/null || { echo "infeasible answer"; exit 1; }
+}
+wait_for() {  # wait_for FILE PATTERN: bounded wait for a line
+  for _ in $(seq 1 600); do grep -q "$2" "$1" 2> /dev/null && return 0; sleep 0.1; done
+  echo "timed out waiting for '$2' in $1"; exit 1
+}
+case $check in
+  contest)
+    run "$instance" 4 > out.txt
+    last_line_feasible out.txt
+    [[ $(grep -c "final:" out.txt) -eq 1 ]] || { echo "more than one rank printed"; exit 1; } ;;
+  deterministic)
+    run solve "$instance" --deterministic --work-limit 10 --seed 3 > a.txt
+    run solve "$instance" --deterministic --work-limit 10 --seed 3 > b.txt
+    last_line_feasible a.txt
+    [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 b.txt)" ]] || { echo "different answers for the same seed"; exit 1; } ;;
+  sigterm)
+    mpirun -np "$ranks" "$bin" solve "$instance" --time-limit 600 > out.txt &
+    pid=$!  # mpirun itself (a function would put a subshell in between)
+    wait_for out.txt "cost"
+    kill -TERM "$pid"
+    wait "$pid" || true
+    last_line_feasible out.txt
+    grep -q "stopped by signal 15" out.txt ;;
+  sigusr1)
+    mpirun -np "$ranks" "$bin" solve "$instance" --time-limit 600 --sync-seconds 0.2 > out.txt &
+    pid=$!
+    wait_for out.txt "cost"
+    kill -USR1 "$pid"
+    wait_for out.txt "checkpoint written to iopddl.checkpoint"
+    [[ -s iopddl.checkpoint ]] || { echo "no checkpoint file"; exit 1; }
+    kill -TERM "$pid"
+    wait "$pid" || true
+    last_line_feasible out.txt ;;
+  checkpoint)
+    run solve "$instance" --time-limit 3 --checkpoint ck.txt --sync-seconds 0.3 > first.txt
+    last_line_feasible first.txt
+    [[ -s ck.txt ]] || { echo "no checkpoint written"; exit 1; }
+    first=$("$bin" evaluate --json "$instance" first.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
+    run solve "$instance" --time-limit 3 --resume ck.txt > second.txt
+    grep -q "resumed from ck.txt" second.txt || { echo "did not resume"; exit 1; }
+    last_line_feasible second.txt
+    second=$("$bin" evaluate --json "$instance" second.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
+    [[ $second -le $first ]] || { echo "resumed run is worse: $second > $first"; exit 1; }
+    # A checkpoint of another instance and a corrupt one are refused with a clear message.
+    status=0
+    run solve "$other" --resume ck.txt > other.txt 2> err.txt || status=$?
+    [[ $status -eq 3 ]] && grep -q "checkpoint of another instance" err.txt ||
+      { echo "foreign checkpoint: exit $status: $(cat err.txt)"; exit 1; }
+    echo "garbage" > bad.txt
+    status=0
+    run solve "$instance" --resume bad.txt > bad_out.txt 2> err.txt || status=$?
+    [[ $status -eq 3 ]] && grep -q "corrupt checkpoint" err.txt || { echo "corrupt checkpoint: $status $(cat err.txt)"; exit 1; } ;;
+  *) echo "unknown check $check"; exit 2 ;;
+esac
+echo "mpi $check with $ranks ranks: ok"

@@ -1,0 +1,58 @@
+// Unit tests of the MPI layer's parts that need no running MPI: checkpoints.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "iopddl/generate.hpp"
+#include "iopddl/io.hpp"
+#include "mpi/checkpoint.hpp"
+#include "support.hpp"
+
+using namespace iopddl;
+
+TEST_CASE("a checkpoint survives a write and read round trip") {
+  mpi::Checkpoint c;
+  c.fingerprint = 0xDEADBEEFCAFEull;
+  c.instance = "name with spaces";
+  c.assignment = {3, 0, 2, 7};
+  c.cost = "123456789012345678901234567890";
+  c.prices = {0.0, 1.5, 1e-300, 3.25e12};
+  c.lower_bound = "42";
+  c.seed = 9;
+  c.elapsed = 12.5;
+  c.rounds = 77;
+  mpi::save_checkpoint(c, "ck_roundtrip.txt");
+  mpi::Checkpoint d = mpi::load_checkpoint("ck_roundtrip.txt");
+  CHECK(d.fingerprint == c.fingerprint);
+  CHECK(d.instance == c.instance);
+  CHECK(d.assignment == c.assignment);
+  CHECK(d.cost == c.cost);
+  REQUIRE(d.prices.size() == c.prices.size());
+  for (std::size_t i = 0; i < c.prices.size(); ++i)
+    CHECK(d.prices[i] == doctest::Approx(c.prices[i]).epsilon(1e-12));
+  CHECK(d.lower_bound == c.lower_bound);
+  CHECK(d.seed == 9);
+  CHECK(d.elapsed == 12.5);
+  CHECK(d.rounds == 77);
+  std::remove("ck_roundtrip.txt");
+}
+
+TEST_CASE("a corrupt or missing checkpoint is an input error naming the file") {
+  std::ofstream("ck_bad.txt") << "22 serialization::archive 17 garbage";
+  CHECK_THROWS_WITH_AS(mpi::load_checkpoint("ck_bad.txt"), doctest::Contains("ck_bad.txt: corrupt"),
+                       InputError);
+  CHECK_THROWS_AS(mpi::load_checkpoint("no_such_checkpoint.txt"), InputError);
+  std::remove("ck_bad.txt");
+}
+
+TEST_CASE("instance fingerprints tell instances apart") {
+  GeneratorOptions o;
+  o.nodes = 100;
+  Problem a = generate_problem(o);
+  Problem same = generate_problem(o);
+  o.seed = 2;
+  Problem b = generate_problem(o);
+  CHECK(mpi::fingerprint(a) == mpi::fingerprint(same));
+  CHECK(mpi::fingerprint(a) != mpi::fingerprint(b));
+}
