@@ -222,7 +222,7 @@ TEST_CASE("a window covering a whole connected instance re-solves it to the opti
 }
 
 TEST_CASE("a region split owns every node once and sees every cut edge from both sides") {
-  for (Family family : {Family::kForbidden, Family::kMemory}) {
+  for (Family family : {Family::kForbiddenPairs, Family::kMemory}) {
     GeneratorOptions g;
     g.family = family;
     g.nodes = 2000;

@@ -11,7 +11,7 @@
 using namespace iopddl;
 
 TEST_CASE("the generator is deterministic and writes instances the reader accepts") {
-  for (Family f : {Family::kForbidden, Family::kMemory}) {
+  for (Family f : {Family::kForbiddenPairs, Family::kMemory}) {
     GeneratorOptions o;
     o.family = f;
     o.nodes = 300;
@@ -36,7 +36,7 @@ TEST_CASE("the generator is deterministic and writes instances the reader accept
 TEST_CASE("the forbidden family folds under presolve and the memory family barely does") {
   GeneratorOptions o;
   o.nodes = 3000;
-  o.family = Family::kForbidden;
+  o.family = Family::kForbiddenPairs;
   Reduced forbidden = Reduced::build(generate_problem(o));
   CHECK_FALSE(forbidden.stats().infeasible_forbidden);
   CHECK(forbidden.num_nodes() < 3000 / 3);
@@ -49,7 +49,7 @@ TEST_CASE("the forbidden family folds under presolve and the memory family barel
 }
 
 TEST_CASE("generated instances of both families are solved to feasible forbidden-free answers") {
-  for (Family f : {Family::kForbidden, Family::kMemory}) {
+  for (Family f : {Family::kForbiddenPairs, Family::kMemory}) {
     GeneratorOptions g;
     g.family = f;
     g.nodes = 400;

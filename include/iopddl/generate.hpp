@@ -10,12 +10,12 @@
 namespace iopddl {
 
 enum class Family {
-  kForbidden,  // many 10^18 entries: follower (equality) and alias edges that presolve folds
+  kForbiddenPairs,  // many 10^18 entries: follower (equality) and alias edges that presolve folds
   kMemory,     // no forbidden entries, memory-dominated, barely reducible
 };
 
 struct GeneratorOptions {
-  Family family = Family::kForbidden;
+  Family family = Family::kForbiddenPairs;
   std::size_t nodes = 1000;
   std::uint64_t seed = 1;
   // Usage limit = factor x the least-memory peak; in the forbidden family raised if needed

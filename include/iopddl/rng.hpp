@@ -23,7 +23,8 @@ class Rng {  // splitmix64-seeded xoshiro256**: fast, small, reproducible across
   }
   // Uniform in [0, n), n > 0 (multiply-shift; the bias is negligible for our n).
   std::uint64_t below(std::uint64_t n) {
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
+    __extension__ using Wide = unsigned __int128;
+    return static_cast<std::uint64_t>((static_cast<Wide>(next()) * n) >> 64);
   }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 

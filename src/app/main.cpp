@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
     if (*eval) return evaluate_command(eval_problem, eval_solution, eval_json);
     if (*info) return info_command(info_file, info_regions);
     if (*generate) {
-      gen.family = gen_family == "memory" ? Family::kMemory : Family::kForbidden;
+      gen.family = gen_family == "memory" ? Family::kMemory : Family::kForbiddenPairs;
       Problem p = generate_problem(gen);
       if (gen_output.empty()) {
         std::ostringstream text;

@@ -18,7 +18,7 @@ namespace iopddl {
 Problem generate_problem(const GeneratorOptions& o) {
   Rng rng(o.seed, 0x6e6e);
   ProblemBuilder b;
-  const bool forbidden = o.family == Family::kForbidden;
+  const bool forbidden = o.family == Family::kForbiddenPairs;
   b.set_name(std::string(forbidden ? "generated-forbidden-" : "generated-memory-") +
              std::to_string(o.nodes) + "-s" + std::to_string(o.seed));
   const std::size_t n = std::max<std::size_t>(o.nodes, 1);

@@ -46,7 +46,6 @@ class LocalState {
  private:
   void add_usage(std::uint32_t g, Strategy from, Strategy to);
   void add_floor(std::uint32_t g, Strategy s, int sign);  // sign * (usage(s) - floor)
-  std::vector<Usage> floor_;  // per member
   const Reduced& r_;
   const Problem& p_;
   std::vector<Strategy> x_;
@@ -54,6 +53,7 @@ class LocalState {
   UsageTree tree_;
   bool limited_;
   Total limit_;
+  std::vector<Usage> floor_;  // per member: its smallest usage over the group's strategies
 };
 
 }  // namespace iopddl
