@@ -32,6 +32,12 @@ class StopControl {
     end_ = std::min(parent.end_, phase_end);
   }
 
+  // Brings the deadline `seconds` earlier (time reserved for work after the solver).
+  void reserve(double seconds) {
+    if (end_ != Clock::time_point::max())
+      end_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   double remaining() const {
     if (end_ == Clock::time_point::max()) return std::numeric_limits<double>::infinity();

@@ -83,8 +83,10 @@ class Worker {
     for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop(); ++done) {
       const bool first = rounds_++ == 0;
       set_prices();
-      for (int it = 0; it < (first ? 5 : 2) && !stop.should_stop(); ++it) trws_.iterate();
-      if (stop.should_stop() && !first) break;
+      for (int it = 0; it < (first ? 5 : 2) && !stop.should_stop(); ++it) trws_.iterate(&stop);
+      // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
+      // O(size) each), except to get a first labelling.
+      if (stop.should_stop() && (!first || !best_x_.empty())) break;
       std::vector<Strategy> x = trws_.round();
       state_.assign(x);
       const bool was_feasible = state_.feasible();
@@ -273,7 +275,9 @@ class Worker {
     while (improved && !stop.should_stop()) {
       improved = false;
       for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng_.below(i)]);
+      std::size_t visited = 0;
       for (std::uint32_t g : order) {
+        if ((++visited & 1023) == 0 && stop.should_stop()) return;
         state_.deltas(g, d);
         improving.clear();
         for (Strategy s = 0; s < r_.strategies(g); ++s)

@@ -1,5 +1,7 @@
 #include "trws.hpp"
 
+#include "iopddl/stop.hpp"
+
 #include <algorithm>
 #include <limits>
 
@@ -39,10 +41,11 @@ Trws::Trws(const Reduced& r) : r_(r) {
 
 void Trws::reset_messages() { std::fill(msg_.begin(), msg_.end(), 0.0); }
 
-void Trws::pass(bool forward) {
+void Trws::pass(bool forward, const StopControl* stop) {
   const auto n = static_cast<std::int64_t>(r_.num_nodes());
   std::vector<double> belief, out;
   for (std::int64_t step = 0; step < n; ++step) {
+    if (stop && (step & 4095) == 4095 && stop->should_stop()) return;
     const auto i = static_cast<std::uint32_t>(forward ? step : n - 1 - step);
     const Strategy ki = r_.strategies(i);
     belief.assign(unary_.begin() + static_cast<long>(ubegin_[i]),
@@ -85,9 +88,9 @@ void Trws::pass(bool forward) {
   }
 }
 
-void Trws::iterate() {
-  pass(true);
-  pass(false);
+void Trws::iterate(const StopControl* stop) {
+  pass(true, stop);
+  pass(false, stop);
 }
 
 std::vector<Strategy> Trws::round() const {

@@ -10,14 +10,17 @@
 
 namespace iopddl {
 
+class StopControl;
+
 class Trws {
  public:
   explicit Trws(const Reduced& r);
   // Unary costs, flat over groups in order (size = total strategies).
   std::vector<double>& unary() { return unary_; }
   std::size_t unary_begin(std::uint32_t g) const { return ubegin_[g]; }
-  // One forward and one backward pass.
-  void iterate();
+  // One forward and one backward pass; `stop` (if given) is polled every few thousand
+  // nodes, and an interrupted pass leaves valid (partly updated) messages.
+  void iterate(const StopControl* stop = nullptr);
   // Labels nodes in order, each given its already-labelled neighbours and the messages
   // from the others.
   std::vector<Strategy> round() const;
@@ -25,7 +28,7 @@ class Trws {
   std::uint64_t work_per_iteration() const { return work_; }
 
  private:
-  void pass(bool forward);
+  void pass(bool forward, const StopControl* stop);
   const Reduced& r_;
   std::vector<std::uint64_t> ubegin_;
   std::vector<double> unary_;
