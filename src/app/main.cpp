@@ -130,6 +130,11 @@ int main(int argc, char** argv) {
                       "Continue from a checkpoint of the same instance")
       ->configurable(false)
       ->check(CLI::ExistingFile);
+  cluster->add_option("--price-blend", solve_settings.price_blend,
+                      "How far each rank moves its memory prices to the ranks' average at a "
+                      "synchronisation (0: keep its own, 1: take the average)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cluster->add_option("--sync-seconds", solve_settings.sync_seconds,
                       "Seconds between synchronisations of the MPI ranks")
       ->capture_default_str()

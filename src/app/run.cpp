@@ -101,6 +101,12 @@ void signal_thread(Run* run, sigset_t set) {
     run->log.info("SIGUSR1: a checkpoint will be written at the next synchronisation");
   }
   run->stop.request_stop();
+  if (run->rank != 0) {
+    // mpirun tears the whole job down when one rank exits: give rank 0 time to print and
+    // leave first.
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    _exit(128 + sig);
+  }
   run->log.info("stopped by signal %d: printing the best solution so far", sig);
   print_final(*run);
   std::fflush(stdout);
@@ -187,6 +193,7 @@ int solve_and_print(Run& run) {
   if (use_mpi(settings)) {
     mpi::DistributedOptions d;
     d.sync_seconds = settings.sync_seconds;
+    d.price_blend = settings.price_blend;
     d.checkpoint_path = settings.checkpoint_path;
     d.checkpoint_seconds = settings.checkpoint_seconds;
     d.resume_path = settings.resume_path;

@@ -30,6 +30,7 @@ struct RunSettings {
   std::string checkpoint_path, resume_path;
   double checkpoint_seconds = 60;
   double sync_seconds = 1;
+  double price_blend = 0.5;
 };
 
 // Whether this run goes through MPI: launched by mpirun/srun, or checkpoints asked for.

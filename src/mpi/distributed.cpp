@@ -137,14 +137,16 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                    to_string(e.cost).c_str(), best.rank);
       }
     }
-    // 3. Memory multipliers: every rank moves halfway to the average.
+    // 3. Memory multipliers: every rank moves part of the way to the average.
     prices = portfolio.prices();
     sum = prices;
     MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM,
                   comm);
-    for (std::size_t i = 0; i < prices.size(); ++i)
-      prices[i] = 0.5 * prices[i] + 0.5 * sum[i] / size;
-    portfolio.set_prices(prices);
+    if (d.price_blend > 0) {
+      for (std::size_t i = 0; i < prices.size(); ++i)
+        prices[i] = (1 - d.price_blend) * prices[i] + d.price_blend * sum[i] / size;
+      portfolio.set_prices(prices);
+    }
     // 4. Checkpoints (rank 0 only; it holds the incumbent).
     const bool configured = !d.checkpoint_path.empty();
     const bool periodic = configured && stop.elapsed() - last_checkpoint >= d.checkpoint_seconds;

@@ -22,6 +22,7 @@ bool launched_by_mpi();
 
 struct DistributedOptions {
   double sync_seconds = 1.0;         // wall time between synchronisations
+  double price_blend = 0.5;          // how far each rank moves its prices to the average
   std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)
   std::string checkpoint_path;       // periodic checkpoints (and one at the end) go here
   double checkpoint_seconds = 60.0;  // their period

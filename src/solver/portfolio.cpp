@@ -113,9 +113,16 @@ class Worker {
     best_x_ = x;
     best_cost_ = cost;
   }
-  const std::vector<double>& prices() const { return beta_; }
-  void set_prices(const std::vector<double>& b) {
-    if (b.size() == beta_.size()) beta_ = b;
+  // Absolute per-member prices (cost per unit of usage): comparable across workers whose
+  // price scales differ.
+  std::vector<double> prices() const {
+    std::vector<double> w(beta_.size());
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = alpha_ * beta_[i];
+    return w;
+  }
+  void set_prices(const std::vector<double>& w) {
+    if (w.size() != beta_.size() || alpha_ <= 0) return;
+    for (std::size_t i = 0; i < w.size(); ++i) beta_[i] = w[i] / alpha_;
   }
   void focus(const std::vector<std::uint32_t>& nodes) { lns_.set_seeds(nodes); }
 

@@ -35,8 +35,8 @@ class Portfolio {
   std::pair<std::vector<Strategy>, Total> best() const;
   // Every worker continues from `x` if it beats its own best.
   void adopt(const std::vector<Strategy>& x, Total cost);
-  // Worker 0's per-member memory prices (the multipliers of a checkpoint), and setting them
-  // on every worker (resume, consensus between ranks).
+  // Worker 0's per-member memory prices in cost per unit of usage (the multipliers of a
+  // checkpoint), and setting them on every worker (resume, consensus between ranks).
   std::vector<double> prices() const;
   void set_prices(const std::vector<double>& prices);
   // Window seeds for large-neighbourhood search (a region's owned nodes; empty: all).
