@@ -71,7 +71,12 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   const int threads = o.threads;
   Portfolio portfolio(p, o, log, static_cast<std::uint64_t>(rank), rank * threads);
   SolveResult result = portfolio.start(stop, store);
-  if (result.status == SolveStatus::kInfeasible) return result;
+  if (result.status == SolveStatus::kInfeasible) return result;  // the same on every rank
+  // Exact mode may be cut short on one rank (a signal) and not on another: skip the search
+  // only if every rank has the proof.
+  int optimal = result.status == SolveStatus::kOptimal;
+  MPI_Allreduce(MPI_IN_PLACE, &optimal, 1, MPI_INT, MPI_LAND, comm);
+  if (optimal) return result;
   const Reduced& r = portfolio.reduced();
   const Partition part = make_regions(r, static_cast<std::size_t>(size));
   if (size > 1) portfolio.focus(part.regions[static_cast<std::size_t>(rank)].owned);

@@ -43,10 +43,6 @@ void WindowSearch::grow_window(Rng& rng) {
       window_.push_back(o);
     }
   }
-  inner_edges_.clear();
-  for (std::uint32_t g : window_)
-    for (std::uint32_t e : r_.incident(g))
-      if (r_.edge_u(e) == g && position_[r_.edge_v(e)] != kNone) inner_edges_.push_back(e);
 }
 
 // Branch-and-bound on the window's absolute cost: own costs plus edges to fixed nodes
@@ -63,6 +59,7 @@ void WindowSearch::dfs(LocalState& state, std::size_t depth, Total partial) {
   }
   if (depth == window_.size()) {
     if (partial < best_cost_) {
+      found_ = true;
       best_cost_ = partial;
       for (std::size_t i = 0; i < window_.size(); ++i) best_[i] = state.at(window_[i]);
     }
@@ -97,62 +94,73 @@ void WindowSearch::dfs(LocalState& state, std::size_t depth, Total partial) {
   }
 }
 
+bool WindowSearch::search_window(LocalState& state) {
+  inner_edges_.clear();
+  for (std::uint32_t g : window_)
+    for (std::uint32_t e : r_.incident(g))
+      if (r_.edge_u(e) == g && position_[r_.edge_v(e)] != kNone) inner_edges_.push_back(e);
+  const std::size_t n = window_.size();
+  // fixed_[i][s]: node i's own cost plus its edges to nodes outside the window.
+  fixed_begin_.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    fixed_begin_[i + 1] = fixed_begin_[i] + static_cast<std::size_t>(r_.strategies(window_[i]));
+  fixed_.assign(fixed_begin_[n], 0);
+  std::vector<Total> own_min(n);
+  Total current = 0;  // the window's absolute cost now
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t g = window_[i];
+    const Strategy k = r_.strategies(g);
+    Total* f = fixed_.data() + fixed_begin_[i];
+    for (Strategy s = 0; s < k; ++s) f[s] = r_.costs(g)[s];
+    for (std::uint32_t e : r_.incident(g)) {
+      const std::uint32_t o = r_.other(e, g);
+      if (position_[o] != kNone) continue;
+      const Cost* t = r_.table(e);
+      if (r_.edge_u(e) == g) {
+        const Strategy ko = r_.strategies(o), so = state.at(o);
+        for (Strategy s = 0; s < k; ++s) f[s] += t[static_cast<std::size_t>(s) * ko + so];
+      } else {
+        const Cost* row = t + static_cast<std::size_t>(state.at(o)) * k;
+        for (Strategy s = 0; s < k; ++s) f[s] += row[s];
+      }
+    }
+    own_min[i] = *std::min_element(f, f + k);
+    current += f[state.at(g)];
+  }
+  for (std::uint32_t e : inner_edges_) current += entry(state, e);
+  // rest_bound_[d]: bound for the nodes from d on.
+  rest_bound_.assign(n + 1, 0);
+  for (std::size_t d = n; d-- > 0;) {
+    rest_bound_[d] = rest_bound_[d + 1] + own_min[d];
+    for (std::uint32_t e : inner_edges_)
+      if (std::max(position_[r_.edge_u(e)], position_[r_.edge_v(e)]) == d)
+        rest_bound_[d] += table_min_[e];
+  }
+  best_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(window_[i]);
+  // Keep the current assignment unless something is cheaper; if it is over the limit or
+  // picks a forbidden entry, anything feasible and forbidden-free is.
+  best_cost_ = state.feasible() && current < kForbidden ? current : std::numeric_limits<Total>::max();
+  found_ = false;
+  nodes_ = 0;
+  complete_ = true;
+  for (std::uint32_t g : window_) state.lift(g);
+  dfs(state, 0, 0);
+  // Place the best assignment found (or the original one) back.
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t g = window_[i];
+    const bool placed = state.place(g, best_[i], state.delta(g, best_[i]));
+    if (!placed) state.force(g, best_[i], state.delta(g, best_[i]));  // the original, infeasible
+  }
+  return found_;
+}
+
 int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopControl& stop) {
   stop_ = &stop;
   int improved = 0;
   for (int w = 0; w < windows && !stop.should_stop(); ++w) {
     grow_window(rng);
-    const std::size_t n = window_.size();
-    // fixed_[i][s]: node i's own cost plus its edges to nodes outside the window.
-    fixed_begin_.assign(n + 1, 0);
-    for (std::size_t i = 0; i < n; ++i)
-      fixed_begin_[i + 1] = fixed_begin_[i] + static_cast<std::size_t>(r_.strategies(window_[i]));
-    fixed_.assign(fixed_begin_[n], 0);
-    std::vector<Total> own_min(n);
-    Total current = 0;  // the window's absolute cost now
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t g = window_[i];
-      const Strategy k = r_.strategies(g);
-      Total* f = fixed_.data() + fixed_begin_[i];
-      for (Strategy s = 0; s < k; ++s) f[s] = r_.costs(g)[s];
-      for (std::uint32_t e : r_.incident(g)) {
-        const std::uint32_t o = r_.other(e, g);
-        if (position_[o] != kNone) continue;
-        const Cost* t = r_.table(e);
-        if (r_.edge_u(e) == g) {
-          const Strategy ko = r_.strategies(o), so = state.at(o);
-          for (Strategy s = 0; s < k; ++s) f[s] += t[static_cast<std::size_t>(s) * ko + so];
-        } else {
-          const Cost* row = t + static_cast<std::size_t>(state.at(o)) * k;
-          for (Strategy s = 0; s < k; ++s) f[s] += row[s];
-        }
-      }
-      own_min[i] = *std::min_element(f, f + k);
-      current += f[state.at(g)];
-    }
-    for (std::uint32_t e : inner_edges_) current += entry(state, e);
-    // rest_bound_[d]: bound for the nodes from d on.
-    rest_bound_.assign(n + 1, 0);
-    for (std::size_t d = n; d-- > 0;) {
-      rest_bound_[d] = rest_bound_[d + 1] + own_min[d];
-      for (std::uint32_t e : inner_edges_)
-        if (std::max(position_[r_.edge_u(e)], position_[r_.edge_v(e)]) == d)
-          rest_bound_[d] += table_min_[e];
-    }
-    best_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(window_[i]);
-    best_cost_ = current;  // keep the current assignment unless something is cheaper
-    nodes_ = 0;
-    complete_ = true;
-    for (std::uint32_t g : window_) state.lift(g);
-    dfs(state, 0, 0);
-    // Place the best assignment found (or the original one); it fitted during the search.
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t g = window_[i];
-      const bool placed = state.place(g, best_[i], state.delta(g, best_[i]));
-      (void)placed;
-    }
-    if (best_cost_ < current) ++improved;
+    if (search_window(state)) ++improved;
     // Adapt the difficulty: grow after complete searches, shrink after cut-off ones.
     if (complete_)
       size_ = std::min<std::size_t>(size_ + 1, 40);
@@ -160,6 +168,32 @@ int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopContro
       size_ = std::max<std::size_t>(size_ - 1, 2);
   }
   return improved;
+}
+
+WindowSearch::Exact WindowSearch::solve_exactly(LocalState& state, std::size_t node_limit,
+                                                const StopControl& stop) {
+  stop_ = &stop;
+  for (std::uint32_t g : window_) position_[g] = kNone;
+  window_.clear();
+  // Breadth-first through every component, so that neighbours are placed close together
+  // and inner edges enter the bound early.
+  for (std::uint32_t root = 0; root < r_.num_nodes(); ++root) {
+    if (position_[root] != kNone) continue;
+    position_[root] = static_cast<std::uint32_t>(window_.size());
+    window_.push_back(root);
+    for (std::size_t head = window_.size() - 1; head < window_.size(); ++head)
+      for (std::uint32_t e : r_.incident(window_[head])) {
+        const std::uint32_t o = r_.other(e, window_[head]);
+        if (position_[o] != kNone) continue;
+        position_[o] = static_cast<std::uint32_t>(window_.size());
+        window_.push_back(o);
+      }
+  }
+  const std::size_t saved = node_limit_;
+  node_limit_ = node_limit;
+  const bool found = search_window(state);
+  node_limit_ = saved;
+  return {complete_, found || (state.feasible() && state.cost() < kForbidden)};
 }
 
 Cost WindowSearch::entry(const LocalState& state, std::uint32_t e) const {

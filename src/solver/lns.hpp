@@ -22,11 +22,20 @@ class WindowSearch {
   std::size_t window_size() const { return size_; }
   void set_window_size(std::size_t size) { size_ = size; }
   void set_node_limit(std::size_t limit) { node_limit_ = limit; }
+  // The whole reduced problem as one window, with a budget of search nodes. complete: the
+  // search finished, so the state now holds an optimal assignment (if `feasible`) or no
+  // feasible forbidden-free assignment exists (if not).
+  struct Exact {
+    bool complete;
+    bool feasible;
+  };
+  Exact solve_exactly(LocalState& state, std::size_t node_limit, const StopControl& stop);
   // Windows grow from these nodes (empty: from any node).
   void set_seeds(std::vector<std::uint32_t> seeds) { seeds_ = std::move(seeds); }
 
  private:
   void grow_window(Rng& rng);
+  bool search_window(LocalState& state);  // true if it found a cheaper assignment
   void dfs(LocalState& state, std::size_t depth, Total partial);
   Cost entry(const LocalState& state, std::uint32_t e) const;
 
@@ -44,6 +53,7 @@ class WindowSearch {
   Total best_cost_ = 0;
   std::size_t nodes_ = 0, node_limit_ = 20000;
   bool complete_ = true;
+  bool found_ = false;
   const StopControl* stop_ = nullptr;
 };
 

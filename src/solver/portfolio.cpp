@@ -373,6 +373,7 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   log_.info("presolve: %zu nodes, %zu edges left; %s", r.num_nodes(), r.num_edges(),
             r.stats().summary().c_str());
   index_ = std::make_unique<MemoryIndex>(r);
+  const SolveResult exact = solve_small_exactly(stop, store);
   const double unit = price_unit(r);
   const int threads = o_.threads > 0
                           ? o_.threads
@@ -385,7 +386,36 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
     workers_.push_back(std::make_unique<Worker>(r, *index_, unit * scale, o_.seed, stream_, w,
                                                 o_.stale_rounds, pricing, o_.lns_windows));
   }
-  return {SolveStatus::kFeasible, ""};
+  if (exact.status == SolveStatus::kOptimal) adopt(exact_x_, exact_cost_);
+  return exact.status == SolveStatus::kOptimal ? exact : SolveResult{SolveStatus::kFeasible, ""};
+}
+
+// Exact mode: a reduced problem of at most kExactNodes nodes is searched completely by
+// branch-and-bound (the window search over every node) within a budget of search nodes.
+// A complete search proves its answer optimal: assignments that pick a forbidden entry
+// cost more than any that does not.
+SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& store) {
+  constexpr std::size_t kExactNodes = 64, kSearchNodes = 2'000'000;
+  const Reduced& r = *reduced_;
+  if (r.num_nodes() > kExactNodes) return {SolveStatus::kFeasible, ""};
+  LocalState state(r);
+  std::vector<Strategy> x;
+  auto [incumbent, has] = store.snapshot();
+  if (!has || !r.contract(incumbent, x)) x.assign(r.num_nodes(), 0);
+  state.assign(x);
+  WindowSearch search(r);
+  const WindowSearch::Exact e = search.solve_exactly(state, kSearchNodes, stop);
+  if (!e.complete || !e.feasible) return {SolveStatus::kFeasible, ""};
+  exact_x_ = state.assignment();
+  exact_cost_ = state.cost();
+  std::vector<Strategy> a = r.expand(exact_x_);
+  Evaluation ev = evaluate(p_, a);
+  if (!ev.feasible) return {SolveStatus::kFeasible, ""};
+  store.offer(a, ev.cost, "exact");
+  log_.info("exact: cost %s is optimal (complete branch-and-bound over %zu reduced nodes)",
+            to_string(ev.cost).c_str(), r.num_nodes());
+  return {SolveStatus::kOptimal,
+          "proven optimal by complete branch-and-bound over the presolved problem"};
 }
 
 void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds) {
@@ -424,7 +454,8 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
                             IncumbentStore& store, Log& log) {
   Portfolio portfolio(p, o, log);
   SolveResult result = portfolio.start(stop, store);
-  if (result.status == SolveStatus::kInfeasible) return result;
+  if (result.status == SolveStatus::kInfeasible || result.status == SolveStatus::kOptimal)
+    return result;
   const std::uint64_t rounds = o.deterministic ? (o.work_limit ? o.work_limit : 30) : UINT64_MAX;
   portfolio.run(stop, store, rounds);
   return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};

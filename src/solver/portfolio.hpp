@@ -23,8 +23,10 @@ class Portfolio {
             int first_worker = 0);
   ~Portfolio();
 
-  // The baseline (a feasible answer at once), then presolve and the workers. Returns
-  // kInfeasible when the instance is proven infeasible (then run() must not be called).
+  // The baseline (a feasible answer at once), then presolve, exact mode on small reduced
+  // problems, and the workers. Returns kInfeasible when the instance is proven infeasible
+  // (then run() must not be called) and kOptimal when exact mode proved the incumbent
+  // optimal (run() may still be called; it cannot improve).
   SolveResult start(StopControl& stop, IncumbentStore& store);
   // Runs every worker (one thread each) until `stop` says stop or each has done `rounds`
   // more pricing rounds.
@@ -44,6 +46,8 @@ class Portfolio {
   std::size_t workers() const { return workers_.size(); }
 
  private:
+  SolveResult solve_small_exactly(StopControl& stop, IncumbentStore& store);
+
   const Problem& p_;
   SolverOptions o_;
   Log& log_;
@@ -52,6 +56,8 @@ class Portfolio {
   std::unique_ptr<Reduced> reduced_;
   std::unique_ptr<MemoryIndex> index_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<Strategy> exact_x_;
+  Total exact_cost_ = 0;
 };
 
 }  // namespace iopddl

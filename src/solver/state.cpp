@@ -127,6 +127,12 @@ bool LocalState::place(std::uint32_t g, Strategy s, Total d) {
   return true;
 }
 
+void LocalState::force(std::uint32_t g, Strategy s, Total d) {
+  add_floor(g, s, +1);
+  x_[g] = s;
+  cost_ += d;
+}
+
 void LocalState::unplace(std::uint32_t g, Strategy back, Total d) {
   add_floor(g, x_[g], -1);
   x_[g] = back;

@@ -40,6 +40,8 @@ class LocalState {
   void lift(std::uint32_t g);
   // Places a lifted g at s (cost change d from delta()) if the peak stays within the limit.
   bool place(std::uint32_t g, Strategy s, Total d);
+  // Places a lifted g at s whatever the limit says (restoring an infeasible assignment).
+  void force(std::uint32_t g, Strategy s, Total d);
   // Undoes place(): back to the floor, with strategy `back` (cost change d).
   void unplace(std::uint32_t g, Strategy back, Total d);
 
