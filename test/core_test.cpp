@@ -133,19 +133,9 @@ TEST_CASE("the portfolio's answers are feasible and never below the brute-force 
     spec.edges = static_cast<int>(rng.below(9));
     spec.limit_factor = 1.0 + 0.5 * rng.uniform();
     Problem p = test::random_problem(rng, spec);
-    SolverOptions o;
-    o.deterministic = true;
-    o.work_limit = 5;
-    o.threads = 2;
-    StopControl stop;
-    IncumbentStore store(&stop);
-    Log log(nullptr, &stop, true);
-    solve(p, o, stop, store, log);
-    REQUIRE(store.has_solution());
-    Evaluation e = evaluate(p, store.assignment());
-    CHECK(e.feasible);
-    CHECK(e.cost == store.cost());
-    CHECK(e.cost >= *test::brute_force_optimum(p));
+    test::Outcome out = test::solve_checked(p, test::deterministic_options(5));
+    REQUIRE(out.cost.has_value());
+    CHECK(*out.cost >= *test::brute_force_optimum(p));
   }
 }
 
@@ -157,21 +147,11 @@ TEST_CASE("a deterministic run gives the same answer for the same seed and threa
   spec.max_strategies = 5;
   spec.forbidden_share = 0.2;
   Problem p = test::random_problem(rng, spec);
-  auto run = [&](std::uint64_t seed) {
-    SolverOptions o;
-    o.deterministic = true;
-    o.work_limit = 8;
-    o.threads = 2;
-    o.seed = seed;
-    StopControl stop;
-    IncumbentStore store(&stop);
-    Log log(nullptr, &stop, true);
-    solve(p, o, stop, store, log);
-    return store.assignment();
-  };
-  const auto first = run(5);
-  CHECK(first == run(5));
-  CHECK(evaluate(p, first).feasible);
+  SolverOptions o = test::deterministic_options(8);
+  o.seed = 5;
+  const auto first = test::solve_checked(p, o).assignment;
+  CHECK_FALSE(first.empty());
+  CHECK(first == test::solve_checked(p, o).assignment);
 }
 
 TEST_CASE("a window covering a whole connected instance re-solves it to the optimum") {
@@ -264,20 +244,12 @@ TEST_CASE("exact mode proves the brute-force optimum of small instances") {
     spec.forbidden_share = 0.3 * rng.uniform();
     spec.limit_factor = 1.0 + 0.4 * rng.uniform();
     Problem p = test::random_problem(rng, spec);
-    SolverOptions o;
-    o.threads = 1;
-    o.deterministic = true;
-    o.work_limit = 1;
-    StopControl stop;
-    IncumbentStore store(&stop);
-    Log log(nullptr, &stop, true);
-    SolveResult result = solve(p, o, stop, store, log);
+    test::Outcome out = test::solve_checked(p, test::deterministic_options(1, 1));
     const auto best = clean_optimum(p);
-    if (result.status == SolveStatus::kOptimal) {
+    if (out.result.status == SolveStatus::kOptimal) {
       ++proven;
       REQUIRE(best.has_value());  // a proof needs a forbidden-free feasible assignment
-      CHECK(store.cost() == *best);
-      CHECK(evaluate(p, store.assignment()).feasible);
+      CHECK(out.cost == best);
     } else if (best) {
       // Not proven only when presolve was skipped (a node with only forbidden choices
       // cannot have a forbidden-free optimum, so this branch should stay empty).

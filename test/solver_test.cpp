@@ -6,31 +6,6 @@
 
 using namespace iopddl;
 
-namespace {
-
-struct Outcome {
-  SolveResult result;
-  std::optional<Total> cost;
-  std::vector<Strategy> assignment;
-};
-
-Outcome run(const Problem& p, const SolverOptions& o) {
-  StopControl stop;
-  IncumbentStore store(&stop);
-  Log log(nullptr, &stop, true);
-  Outcome out;
-  out.result = solve(p, o, stop, store, log);
-  if (store.has_solution()) {
-    out.assignment = store.assignment();
-    Evaluation e = evaluate(p, out.assignment);
-    REQUIRE(e.feasible);
-    CHECK(e.cost == store.cost());  // the store's cost is exact
-    out.cost = e.cost;
-  }
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("the baseline's answers are feasible and never below the brute-force optimum") {
   Rng rng(3);
@@ -42,7 +17,7 @@ TEST_CASE("the baseline's answers are feasible and never below the brute-force o
     Problem p = test::random_problem(rng, spec);
     SolverOptions o;
     o.algorithm = Algorithm::kBaseline;
-    Outcome out = run(p, o);
+    test::Outcome out = test::solve_checked(p, o);
     auto best = test::brute_force_optimum(p);
     REQUIRE(best.has_value());  // the least-memory assignment is always feasible here
     REQUIRE(out.cost.has_value());
@@ -58,7 +33,7 @@ TEST_CASE("an instance whose least-memory peak exceeds the limit is proven infea
   for (auto algorithm : {Algorithm::kBaseline, Algorithm::kPortfolio}) {
     SolverOptions o;
     o.algorithm = algorithm;
-    Outcome out = run(p, o);
+    test::Outcome out = test::solve_checked(p, o);
     CHECK(out.result.status == SolveStatus::kInfeasible);
     CHECK_FALSE(out.cost.has_value());
   }

@@ -65,6 +65,31 @@ std::optional<Total> brute_force_optimum(const Problem& p) {
   return best;
 }
 
+Outcome solve_checked(const Problem& p, const SolverOptions& o) {
+  StopControl stop;
+  IncumbentStore store(&stop);
+  Log log(nullptr, &stop, true);
+  Outcome out;
+  out.result = solve(p, o, stop, store, log);
+  if (store.has_solution()) {
+    out.assignment = store.assignment();
+    Evaluation e = evaluate(p, out.assignment);
+    REQUIRE(e.feasible);
+    CHECK(e.cost == store.cost());
+    out.cost = e.cost;
+    out.forbidden_picks = e.forbidden_picks;
+  }
+  return out;
+}
+
+SolverOptions deterministic_options(std::uint64_t rounds, int threads) {
+  SolverOptions o;
+  o.deterministic = true;
+  o.work_limit = rounds;
+  o.threads = threads;
+  return o;
+}
+
 std::string source_path(const std::string& relative) {
   return std::string(IOPDDL_SOURCE_DIR) + "/" + relative;
 }

@@ -11,6 +11,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/problem.hpp"
 #include "iopddl/rng.hpp"
+#include "iopddl/solve.hpp"
 
 namespace iopddl::test {
 
@@ -33,6 +34,18 @@ void for_each_assignment(const Problem& p, const std::function<void(const std::v
 
 // The cheapest feasible assignment by enumeration (nullopt if none is feasible).
 std::optional<Total> brute_force_optimum(const Problem& p);
+
+// A solver run checked by the reference evaluator: when there is an answer, it must be
+// feasible and the store's cost exact.
+struct Outcome {
+  SolveResult result;
+  std::optional<Total> cost;
+  std::vector<Strategy> assignment;
+  std::size_t forbidden_picks = 0;
+};
+Outcome solve_checked(const Problem& p, const SolverOptions& o);
+// Deterministic options for tests: bounded by `rounds` pricing rounds per worker.
+SolverOptions deterministic_options(std::uint64_t rounds, int threads = 2);
 
 // Path of a file in the source tree (test data, examples).
 std::string source_path(const std::string& relative);
