@@ -48,17 +48,26 @@ for file in "$@"; do
   done
   if command -v gnuplot > /dev/null; then
     plots=""
+    # With a best known cost: the ratio to it, clipped at 1.1 so the end game is visible;
+    # otherwise the cost on a log scale.
+    column=2
+    [[ -n $best ]] && column="(\$2/$best)"
     for seed in $seeds; do
       s=$out/$name.b$limit.s$seed.log.series
-      [[ -s $s ]] && plots+="${plots:+, }'$s' using 1:2 with steps title 'seed $seed'"
+      [[ -s $s ]] && plots+="${plots:+, }'$s' using 1:$column with steps title 'seed $seed'"
     done
     if [[ -n $plots ]]; then
+      if [[ -n $best ]]; then
+        axis="set ylabel 'cost / best known'; set yrange [*:1.1]; set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2"
+      else
+        axis="set ylabel 'cost'; set logscale y"
+      fi
       gnuplot <<GP
 set terminal pngcairo size 900,500
 set output '$out/$name.b$limit.png'
 set title '$name: cost over time (budget $limit s)'
-set xlabel 'seconds'; set ylabel 'cost'; set logscale y; set key top right
-${best:+set arrow from graph 0, first $best to graph 1, first $best nohead dt 2}
+set xlabel 'seconds'; set xrange [0:*]; set key top right
+$axis
 plot $plots
 GP
     fi
