@@ -30,15 +30,16 @@ const std::map<std::string, Pricing> kPricings{{"member", Pricing::kPerMember},
 void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm,
                         std::string& pricing) {
   cmd.add_option("--seed", o.seed, "Seed of every random choice")->capture_default_str();
-  cmd.add_option("--threads", o.threads, "Worker threads (0: one per core)")
+  cmd.add_option("--threads", o.threads,
+                 "Worker threads (0: one per core; under MPI, per rank, and 0 means 1)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--algorithm", algorithm, "baseline or portfolio")
       ->check(CLI::IsMember({"baseline", "portfolio"}))
       ->capture_default_str();
   cmd.add_flag("--deterministic", o.deterministic,
-               "Bound the search by work, not time: the same seed and threads give the same "
-               "answer");
+               "Bound the search by work (--work-limit), not time: the same seed and threads "
+               "(and ranks) give the same answer. --time-limit is then ignored");
   cmd.add_option("--work-limit", o.work_limit,
                  "Work budget of --deterministic: pricing rounds per worker (0: 30)")
       ->capture_default_str();
