@@ -42,9 +42,9 @@ int main(int argc, char** argv) {
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     const double peak = static_cast<double>(ru.ru_maxrss) * 1024.0;
-    std::printf("%s: %.1f MB decompressed, read in %.3f s (with gunzip), peak RSS %.1f MB = %.2fx\n",
-                argv[2], static_cast<double>(size) / 1e6, s, peak / 1e6,
-                peak / static_cast<double>(size));
+    std::printf(
+        "%s: %.1f MB decompressed, read in %.3f s (with gunzip), peak RSS %.1f MB = %.2fx\n",
+        argv[2], static_cast<double>(size) / 1e6, s, peak / 1e6, peak / static_cast<double>(size));
     return p.num_nodes() > 0 ? 0 : 1;
   }
   int reps = 3;
@@ -68,8 +68,8 @@ int main(int argc, char** argv) {
       auto j = nlohmann::json::parse(bytes.data(), bytes.data() + bytes.size);
       if (j["problem"]["nodes"]["costs"].size() != nodes) std::abort();
     });
-    std::printf("%-40s %9.1f %10.0f %10.0f %10.3f %7.1fx\n", path.c_str(), mb, mb / ours,
-                mb / dom, gunzip, dom / ours);
+    std::printf("%-40s %9.1f %10.0f %10.0f %10.3f %7.1fx\n", path.c_str(), mb, mb / ours, mb / dom,
+                gunzip, dom / ours);
   }
   return 0;
 }

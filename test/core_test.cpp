@@ -23,7 +23,8 @@ std::optional<Total> clean_optimum(const Problem& p) {
   return best;
 }
 
-void for_each_reduced(const Reduced& r, const std::function<void(const std::vector<Strategy>&)>& f) {
+void for_each_reduced(const Reduced& r,
+                      const std::function<void(const std::vector<Strategy>&)>& f) {
   std::vector<Strategy> x(r.num_nodes(), 0);
   for (;;) {
     f(x);
@@ -108,7 +109,8 @@ TEST_CASE("TRW-S finds the optimum of tree-shaped problems without memory limit"
     }
     for (int v = 1; v < n; ++v) {  // a random tree: v hangs below an earlier node
       const auto parent = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(v)));
-      std::vector<Cost> t(static_cast<std::size_t>(b.strategies(parent) * b.strategies(static_cast<NodeId>(v))));
+      std::vector<Cost> t(
+          static_cast<std::size_t>(b.strategies(parent) * b.strategies(static_cast<NodeId>(v))));
       for (auto& x : t) x = static_cast<Cost>(rng.below(100));
       b.add_edge(parent, static_cast<NodeId>(v), b.add_table(t));
     }
@@ -176,7 +178,8 @@ TEST_CASE("a window covering a whole connected instance re-solves it to the opti
     };
     for (NodeId v = 1; v < base.num_nodes(); ++v) add(v - 1, v);
     for (int c = 0; c < 2; ++c)
-      add(static_cast<NodeId>(rng.below(base.num_nodes())), static_cast<NodeId>(rng.below(base.num_nodes())));
+      add(static_cast<NodeId>(rng.below(base.num_nodes())),
+          static_cast<NodeId>(rng.below(base.num_nodes())));
     Problem p = std::move(b).build();
     Reduced r = Reduced::build(p, /*fold=*/false);
     LocalState st(r);

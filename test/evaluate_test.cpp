@@ -1,9 +1,10 @@
+#include "iopddl/evaluate.hpp"
+
 #include <doctest/doctest.h>
 
 #include <map>
 
 #include "../src/eval/usage_tree.hpp"
-#include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "support.hpp"
 
@@ -26,8 +27,8 @@ Plain plain_evaluate(const Problem& p, const std::vector<Strategy>& a) {
     r.forbidden += p.costs(v)[a[v]] >= kForbidden;
   }
   for (EdgeId e = 0; e < p.num_edges(); ++e) {
-    const Cost c = p.edge_costs(e)[static_cast<std::size_t>(a[p.edge_u(e)]) *
-                                       p.strategies(p.edge_v(e)) + a[p.edge_v(e)]];
+    const Cost c = p.edge_costs(
+        e)[static_cast<std::size_t>(a[p.edge_u(e)]) * p.strategies(p.edge_v(e)) + a[p.edge_v(e)]];
     r.cost += c;
     r.forbidden += c >= kForbidden;
   }

@@ -123,8 +123,9 @@ TEST_CASE("every file of the bad-input corpus gets a clear error naming the elem
       {"missing_usages.json", "problem.nodes: missing key \"usages\""},
       {"wrong_type.json", "nodes.costs: expected an array"},
       {"non_integer.json", "nodes.costs[1][1]: expected an integer, found 65.5"},
-      {"out_of_range.json", "nodes.costs[1][1]: integer 99999999999999999999 is outside the "
-                            "int64 range"},
+      {"out_of_range.json",
+       "nodes.costs[1][1]: integer 99999999999999999999 is outside the "
+       "int64 range"},
       {"mismatched_usages.json", "nodes.usages[2]: expected 3 entries"},
       {"no_strategies.json", "nodes.costs[3]: a node needs at least one strategy"},
       {"edge_node_missing.json", "edges.nodes[2]: node 7 does not exist (5 nodes)"},

@@ -6,7 +6,6 @@
 
 using namespace iopddl;
 
-
 TEST_CASE("the baseline's answers are feasible and never below the brute-force optimum") {
   Rng rng(3);
   for (int round = 0; round < 200; ++round) {

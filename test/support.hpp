@@ -21,16 +21,17 @@ struct TinySpec {
   int max_strategies = 3;
   Cost max_cost = 100;
   Usage max_usage = 20;
-  double forbidden_share = 0.1;   // share of edge entries set to 10^18
+  double forbidden_share = 0.1;  // share of edge entries set to 10^18
   double empty_interval_share = 0.2;
-  bool huge_values = false;       // costs and usages near 2^62 (sums overflow int64)
-  double limit_factor = 1.1;      // limit = factor * least-memory peak (<= 0: no limit)
+  bool huge_values = false;   // costs and usages near 2^62 (sums overflow int64)
+  double limit_factor = 1.1;  // limit = factor * least-memory peak (<= 0: no limit)
 };
 
 Problem random_problem(Rng& rng, const TinySpec& spec);
 
 // Every assignment, in lexicographic order (for brute force on tiny problems).
-void for_each_assignment(const Problem& p, const std::function<void(const std::vector<Strategy>&)>& f);
+void for_each_assignment(const Problem& p,
+                         const std::function<void(const std::vector<Strategy>&)>& f);
 
 // The cheapest feasible assignment by enumeration (nullopt if none is feasible).
 std::optional<Total> brute_force_optimum(const Problem& p);

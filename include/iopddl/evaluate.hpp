@@ -11,17 +11,17 @@
 namespace iopddl {
 
 struct Evaluation {
-  bool valid = false;        // right length and every strategy in range
-  std::string error;         // why not, when !valid
+  bool valid = false;  // right length and every strategy in range
+  std::string error;   // why not, when !valid
   Total node_cost = 0;
   Total edge_cost = 0;
-  Total cost = 0;            // node_cost + edge_cost, exact
-  Total peak_usage = 0;      // maximum over time of the summed usage of live nodes
+  Total cost = 0;              // node_cost + edge_cost, exact
+  Total peak_usage = 0;        // maximum over time of the summed usage of live nodes
   std::int64_t peak_time = 0;  // first time point at which peak_usage is reached
   std::optional<Usage> usage_limit;
-  bool feasible = false;     // valid and peak_usage <= limit (or no limit)
+  bool feasible = false;                        // valid and peak_usage <= limit (or no limit)
   std::optional<std::int64_t> first_violation;  // first time point over the limit
-  std::size_t forbidden_picks = 0;  // chosen node or edge costs >= 10^18
+  std::size_t forbidden_picks = 0;              // chosen node or edge costs >= 10^18
 };
 
 Evaluation evaluate(const Problem& problem, std::span<const Strategy> assignment);

@@ -11,7 +11,7 @@ namespace iopddl {
 
 enum class Family {
   kForbiddenPairs,  // many 10^18 entries: follower (equality) and alias edges that presolve folds
-  kMemory,     // no forbidden entries, memory-dominated, barely reducible
+  kMemory,          // no forbidden entries, memory-dominated, barely reducible
 };
 
 struct GeneratorOptions {

@@ -14,7 +14,7 @@ namespace iopddl {
 class StopControl;
 
 struct Improvement {
-  double seconds;   // since process start
+  double seconds;  // since process start
   Total cost;
   std::string source;  // which solver component found it
 };

@@ -22,12 +22,13 @@ enum class Pricing {
 struct SolverOptions {
   Algorithm algorithm = Algorithm::kPortfolio;
   std::uint64_t seed = 1;
-  int threads = 0;             // 0: the machine's cores
-  bool deterministic = false;  // bounded by work, not time: same seed+threads, same answer
+  int threads = 0;               // 0: the machine's cores
+  bool deterministic = false;    // bounded by work, not time: same seed+threads, same answer
   std::uint64_t work_limit = 0;  // deterministic mode: pricing rounds per worker (0: 30)
   int stale_rounds = 40;
   Pricing pricing = Pricing::kPerMember;
-  int lns_windows = 50;  // windows per LNS batch on a stagnating worker's best (0: no LNS)  // rounds without improvement before a worker scatters its prices
+  int lns_windows = 50;  // windows per LNS batch on a stagnating worker's best (0: no LNS)  //
+                         // rounds without improvement before a worker scatters its prices
 };
 
 }  // namespace iopddl

@@ -31,8 +31,8 @@ SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentS
                            Log& log);
 
 // The solver core: presolve, priced TRW-S workers, repair and local search.
-SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options,
-                            StopControl& stop, IncumbentStore& store, Log& log);
+SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options, StopControl& stop,
+                            IncumbentStore& store, Log& log);
 
 // Each node's least-usage strategy (ties: least cost). Its peak is the smallest possible at
 // every time point at once, so the instance is feasible iff this assignment is.

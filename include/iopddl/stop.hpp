@@ -17,15 +17,14 @@ class StopControl {
   // `start` is the process start; `seconds` the total budget from it (<= 0: none).
   StopControl(Clock::time_point start, double seconds) : start_(start) {
     if (seconds > 0)
-      end_ = start + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(seconds));
+      end_ = start +
+             std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     else
       end_ = Clock::time_point::max();
   }
   StopControl() : StopControl(Clock::now(), 0) {}
   // A phase of `parent`: stops after `seconds` from now, or when the parent stops.
-  StopControl(const StopControl& parent, double seconds)
-      : StopControl(parent.start_, 0) {
+  StopControl(const StopControl& parent, double seconds) : StopControl(parent.start_, 0) {
     parent_ = &parent;
     const auto phase_end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                               std::chrono::duration<double>(seconds));

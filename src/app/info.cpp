@@ -57,9 +57,9 @@ std::string instance_info(const Problem& p, std::size_t regions) {
   if (p.usage_limit()) {
     add("usage limit          %lld", static_cast<long long>(*p.usage_limit()));
     add("min-usage peak       %s (%.4f of the limit)%s", to_string(least.peak_usage).c_str(),
-        *p.usage_limit() ? static_cast<double>(least.peak_usage) /
-                               static_cast<double>(*p.usage_limit())
-                         : 0.0,
+        *p.usage_limit()
+            ? static_cast<double>(least.peak_usage) / static_cast<double>(*p.usage_limit())
+            : 0.0,
         least.feasible ? "" : ": INFEASIBLE");
   } else {
     add("usage limit          none");

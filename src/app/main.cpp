@@ -1,17 +1,15 @@
 // The `iopddl` command: the contest interface (`iopddl FILE TIMEOUT`) and the subcommands
 // solve, evaluate and info. Exceptions stop here, with the file and field in the message.
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
-#include <fstream>
-#include <sstream>
-
 #include "info.hpp"
-#include "iopddl/generate.hpp"
 #include "iopddl/evaluate.hpp"
+#include "iopddl/generate.hpp"
 #include "iopddl/io.hpp"
 #include "run.hpp"
 
@@ -23,9 +21,8 @@ namespace {
 const std::map<std::string, Algorithm> kAlgorithms{{"baseline", Algorithm::kBaseline},
                                                    {"portfolio", Algorithm::kPortfolio}};
 
-const std::map<std::string, Pricing> kPricings{{"member", Pricing::kPerMember},
-                                               {"time", Pricing::kPerTime},
-                                               {"mixed", Pricing::kMixed}};
+const std::map<std::string, Pricing> kPricings{
+    {"member", Pricing::kPerMember}, {"time", Pricing::kPerTime}, {"mixed", Pricing::kMixed}};
 
 void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm,
                         std::string& pricing) {
@@ -59,8 +56,7 @@ void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm,
       ->check(CLI::PositiveNumber);
 }
 
-int evaluate_command(const std::string& problem_path, const std::string& solution_path,
-                     bool json) {
+int evaluate_command(const std::string& problem_path, const std::string& solution_path, bool json) {
   try {
     Problem p = read_problem(problem_path);
     std::vector<Strategy> a = read_solution(solution_path);
@@ -108,36 +104,43 @@ int main(int argc, char** argv) {
   solve->add_option("FILE", solve_settings.problem_path, "Problem file (JSON, or gzipped JSON)")
       ->required()
       ->configurable(false);
-  solve->add_option("--time-limit,-t", solve_settings.time_limit,
-                    "Seconds from process start (0: run until the search ends)")
+  solve
+      ->add_option("--time-limit,-t", solve_settings.time_limit,
+                   "Seconds from process start (0: run until the search ends)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  solve->add_option("--output,-o", solve_settings.output_path,
-                    "Write a JSON result (assignment, cost, peak, improvements, settings)")
+  solve
+      ->add_option("--output,-o", solve_settings.output_path,
+                   "Write a JSON result (assignment, cost, peak, improvements, settings)")
       ->configurable(false);
   solve->add_flag("--quiet,-q", solve_settings.quiet, "No progress lines");
   std::string algorithm = "portfolio", pricing = "member";
   add_solver_options(*solve, solve_settings.solver, algorithm, pricing);
 #ifdef IOPDDL_WITH_MPI
   auto* cluster = solve->add_option_group("Distributed", "MPI runs and checkpoints");
-  cluster->add_option("--checkpoint", solve_settings.checkpoint_path,
-                      "Write checkpoints to this file (periodically, at SIGUSR1 and at the end)")
+  cluster
+      ->add_option("--checkpoint", solve_settings.checkpoint_path,
+                   "Write checkpoints to this file (periodically, at SIGUSR1 and at the end)")
       ->configurable(false);
-  cluster->add_option("--checkpoint-interval", solve_settings.checkpoint_seconds,
-                      "Seconds between checkpoints")
+  cluster
+      ->add_option("--checkpoint-interval", solve_settings.checkpoint_seconds,
+                   "Seconds between checkpoints")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  cluster->add_option("--resume", solve_settings.resume_path,
-                      "Continue from a checkpoint of the same instance")
+  cluster
+      ->add_option("--resume", solve_settings.resume_path,
+                   "Continue from a checkpoint of the same instance")
       ->configurable(false)
       ->check(CLI::ExistingFile);
-  cluster->add_option("--price-blend", solve_settings.price_blend,
-                      "How far each rank moves its memory prices to the ranks' average at a "
-                      "synchronisation (0: keep its own, 1: take the average)")
+  cluster
+      ->add_option("--price-blend", solve_settings.price_blend,
+                   "How far each rank moves its memory prices to the ranks' average at a "
+                   "synchronisation (0: keep its own, 1: take the average)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
-  cluster->add_option("--sync-seconds", solve_settings.sync_seconds,
-                      "Seconds between synchronisations of the MPI ranks")
+  cluster
+      ->add_option("--sync-seconds", solve_settings.sync_seconds,
+                   "Seconds between synchronisations of the MPI ranks")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
 #endif
@@ -167,17 +170,19 @@ int main(int argc, char** argv) {
   std::string gen_family = "forbidden", gen_output;
   auto* generate = app.add_subcommand(
       "generate", "Write a generated instance in contest JSON (for tests and tuning)");
-  generate->add_option("--family", gen_family,
-                       "forbidden: many 10^18 entries that presolve folds; memory: none, "
-                       "memory-dominated")
+  generate
+      ->add_option("--family", gen_family,
+                   "forbidden: many 10^18 entries that presolve folds; memory: none, "
+                   "memory-dominated")
       ->check(CLI::IsMember({"forbidden", "memory"}))
       ->capture_default_str();
   generate->add_option("--nodes,-n", gen.nodes, "Number of nodes")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   generate->add_option("--seed", gen.seed, "Seed")->capture_default_str();
-  generate->add_option("--limit-factor", gen.limit_factor,
-                       "Usage limit as a multiple of the least-memory peak")
+  generate
+      ->add_option("--limit-factor", gen.limit_factor,
+                   "Usage limit as a multiple of the least-memory peak")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   generate->add_option("--output,-o", gen_output, "Output file (default: stdout)");

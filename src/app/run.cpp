@@ -4,9 +4,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
-#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -26,15 +26,17 @@ namespace {
 // most once, by print_final, under `mutex`.
 struct Run {
   Run(const RunSettings& s, Clock::time_point start, int rank_)
-      : settings(s), stop(start, s.time_limit > 0 ? s.time_limit - safety_margin(s.time_limit)
-                                                  : 0),
-        store(&stop), log(rank_ == 0 ? stdout : nullptr, &stop, s.quiet), rank(rank_) {}
+      : settings(s),
+        stop(start, s.time_limit > 0 ? s.time_limit - safety_margin(s.time_limit) : 0),
+        store(&stop),
+        log(rank_ == 0 ? stdout : nullptr, &stop, s.quiet),
+        rank(rank_) {}
   const RunSettings settings;
   StopControl stop;
   IncumbentStore store;
   Log log;
-  const Problem* problem = nullptr;  // set once read, before any solution exists
-  int rank;                                 // MPI rank; only rank 0 prints
+  const Problem* problem = nullptr;             // set once read, before any solution exists
+  int rank;                                     // MPI rank; only rank 0 prints
   std::atomic<bool> checkpoint_request{false};  // SIGUSR1
   std::mutex mutex;
   bool printed = false;
@@ -64,13 +66,15 @@ void write_result_json(Run& run, const std::vector<Strategy>& a, bool has) {
     auto history = run.store.history();
     for (std::size_t i = 0; i < history.size(); ++i)
       out << (i ? "," : "") << "{\"seconds\":" << history[i].seconds
-          << ",\"cost\":" << to_string(history[i].cost) << ",\"source\":\""
-          << history[i].source << "\"}";
+          << ",\"cost\":" << to_string(history[i].cost) << ",\"source\":\"" << history[i].source
+          << "\"}";
     out << "],\"settings\":\"";
     for (char c : run.settings.settings_text) {
       if (c == '"' || c == '\\') out << '\\';
-      if (c == '\n') out << "\\n";
-      else out << c;
+      if (c == '\n')
+        out << "\\n";
+      else
+        out << c;
     }
     out << "\"}\n";
   }
@@ -168,9 +172,8 @@ namespace {
 
 int solve_and_print(Run& run) {
   const RunSettings& settings = run.settings;
-  run.log.info("iopddl %s: %s, time limit %g s, seed %llu", "0.1.0",
-               settings.problem_path.c_str(), settings.time_limit,
-               static_cast<unsigned long long>(settings.solver.seed));
+  run.log.info("iopddl %s: %s, time limit %g s, seed %llu", "0.1.0", settings.problem_path.c_str(),
+               settings.time_limit, static_cast<unsigned long long>(settings.solver.seed));
   Problem problem;
   try {
     problem = read_problem(settings.problem_path);
@@ -213,10 +216,18 @@ int solve_and_print(Run& run) {
   result = solve(problem, settings.solver, run.stop, run.store, run.log);
 #endif
   switch (result.status) {
-    case SolveStatus::kOptimal: run.status = "optimal"; break;
-    case SolveStatus::kFeasible: run.status = "feasible"; break;
-    case SolveStatus::kInfeasible: run.status = "infeasible"; break;
-    case SolveStatus::kNoSolution: run.status = "no solution"; break;
+    case SolveStatus::kOptimal:
+      run.status = "optimal";
+      break;
+    case SolveStatus::kFeasible:
+      run.status = "feasible";
+      break;
+    case SolveStatus::kInfeasible:
+      run.status = "infeasible";
+      break;
+    case SolveStatus::kNoSolution:
+      run.status = "no solution";
+      break;
   }
   if (run.store.has_solution() && run.rank == 0) {
     // The reference evaluator has the last word on what we print.
@@ -228,8 +239,7 @@ int solve_and_print(Run& run) {
     }
     run.log.info("final: cost %s, peak %s / limit %s, %zu forbidden picks, status %s%s%s",
                  to_string(e.cost).c_str(), to_string(e.peak_usage).c_str(),
-                 problem.usage_limit() ? std::to_string(*problem.usage_limit()).c_str()
-                                       : "none",
+                 problem.usage_limit() ? std::to_string(*problem.usage_limit()).c_str() : "none",
                  e.forbidden_picks, run.status.c_str(), result.note.empty() ? "" : ": ",
                  result.note.c_str());
   }

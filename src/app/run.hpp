@@ -11,21 +11,21 @@ namespace iopddl::app {
 
 // Exit statuses (documented in the README).
 enum ExitCode : int {
-  kExitOk = 0,           // solve: feasible answer printed; evaluate: solution feasible
-  kExitInfeasible = 1,   // evaluate: solution invalid or over the memory limit
-  kExitUsage = 2,        // bad command line
-  kExitInput = 3,        // unreadable or malformed input file
-  kExitNoSolution = 4,   // solve: no feasible assignment found ("[]" printed)
-  kExitInternal = 5,     // a bug: please report
+  kExitOk = 0,          // solve: feasible answer printed; evaluate: solution feasible
+  kExitInfeasible = 1,  // evaluate: solution invalid or over the memory limit
+  kExitUsage = 2,       // bad command line
+  kExitInput = 3,       // unreadable or malformed input file
+  kExitNoSolution = 4,  // solve: no feasible assignment found ("[]" printed)
+  kExitInternal = 5,    // a bug: please report
 };
 
 struct RunSettings {
   std::string problem_path;
-  double time_limit = 0;       // seconds from process start; <= 0: no limit
-  std::string output_path;     // JSON result ("" = none)
+  double time_limit = 0;    // seconds from process start; <= 0: no limit
+  std::string output_path;  // JSON result ("" = none)
   bool quiet = false;
   SolverOptions solver;
-  std::string settings_text;   // effective options, copied into the JSON result
+  std::string settings_text;  // effective options, copied into the JSON result
   // Distributed runs (builds with MPI): checkpoints and synchronisation.
   std::string checkpoint_path, resume_path;
   double checkpoint_seconds = 60;

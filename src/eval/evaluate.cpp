@@ -71,12 +71,12 @@ std::string format_report(const Evaluation& e) {
   s += "cost            " + to_string(e.cost) + "\n";
   s += "node cost       " + to_string(e.node_cost) + "\n";
   s += "edge cost       " + to_string(e.edge_cost) + "\n";
-  s += "peak usage      " + to_string(e.peak_usage) + " at time " +
-       std::to_string(e.peak_time) + "\n";
+  s += "peak usage      " + to_string(e.peak_usage) + " at time " + std::to_string(e.peak_time) +
+       "\n";
   s += "usage limit     " + (e.usage_limit ? std::to_string(*e.usage_limit) : "none") + "\n";
   s += "feasible        " + std::string(e.feasible ? "yes" : "no");
-  if (e.first_violation) s += " (first over the limit at time " +
-                              std::to_string(*e.first_violation) + ")";
+  if (e.first_violation)
+    s += " (first over the limit at time " + std::to_string(*e.first_violation) + ")";
   s += "\nforbidden picks " + std::to_string(e.forbidden_picks) + "\n";
   return s;
 }
@@ -91,8 +91,7 @@ std::string format_report_json(const Evaluation& e) {
   s += ",\"peak_time\":" + std::to_string(e.peak_time);
   s += ",\"usage_limit\":" + (e.usage_limit ? std::to_string(*e.usage_limit) : "null");
   s += ",\"feasible\":" + std::string(e.feasible ? "true" : "false");
-  s += ",\"first_violation\":" +
-       (e.first_violation ? std::to_string(*e.first_violation) : "null");
+  s += ",\"first_violation\":" + (e.first_violation ? std::to_string(*e.first_violation) : "null");
   s += ",\"forbidden_picks\":" + std::to_string(e.forbidden_picks) + "}\n";
   return s;
 }

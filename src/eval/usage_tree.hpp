@@ -31,8 +31,7 @@ class UsageTree {
   static Total lowest() { return -(Total{1} << 120); }
 
  private:
-  void add(std::size_t x, std::size_t l, std::size_t r, std::size_t lo, std::size_t hi,
-           Total d) {
+  void add(std::size_t x, std::size_t l, std::size_t r, std::size_t lo, std::size_t hi, Total d) {
     if (hi <= l || r <= lo) return;
     if (lo <= l && r <= hi) {
       max_[x] += d;

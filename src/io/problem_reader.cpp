@@ -13,7 +13,9 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-std::string idx(std::size_t i) { return "[" + std::to_string(i) + "]"; }
+std::string idx(std::size_t i) {
+  return "[" + std::to_string(i) + "]";
+}
 
 class Reader {
  public:
@@ -148,9 +150,8 @@ class Reader {
         for (std::size_t e = 0; e + 1 < begin.size(); ++e) {
           const std::size_t arity = begin[e + 1] - begin[e];
           if (arity != 2)
-            fail("edges.nodes" + idx(e),
-                 "expected 2 node indices, found " + std::to_string(arity) +
-                     " (only pairwise edges are supported)");
+            fail("edges.nodes" + idx(e), "expected 2 node indices, found " + std::to_string(arity) +
+                                             " (only pairwise edges are supported)");
           edge_u_.push_back(flat[begin[e]]);
           edge_v_.push_back(flat[begin[e] + 1]);
         }
@@ -242,11 +243,11 @@ class Reader {
     const std::size_t n = lo_.size();
     const std::size_t nc = cost_begin_.size() - 1, nu = usage_begin_.size() - 1;
     if (nc != n)
-      fail("nodes.costs", "has " + std::to_string(nc) + " entries but nodes.intervals has " +
-                              std::to_string(n));
+      fail("nodes.costs",
+           "has " + std::to_string(nc) + " entries but nodes.intervals has " + std::to_string(n));
     if (nu != n)
-      fail("nodes.usages", "has " + std::to_string(nu) + " entries but nodes.intervals has " +
-                               std::to_string(n));
+      fail("nodes.usages",
+           "has " + std::to_string(nu) + " entries but nodes.intervals has " + std::to_string(n));
     if (n >= std::numeric_limits<NodeId>::max()) fail("nodes", "too many nodes");
     builder_.set_usage_limit(limit_);
     builder_.reserve_nodes(n, costs_.size());
@@ -263,8 +264,7 @@ class Reader {
       std::span<const Usage> usages{usages_.data() + usage_begin_[v], k};
       for (std::size_t s = 0; s < k; ++s)
         if (usages[s] < 0)
-          fail("nodes.usages" + idx(v) + idx(s),
-               "negative usage " + std::to_string(usages[s]));
+          fail("nodes.usages" + idx(v) + idx(s), "negative usage " + std::to_string(usages[s]));
       builder_.add_node(lo_[v], hi_[v], {costs_.data() + cost_begin_[v], k}, usages);
     }
     if (edge_u_.size() != edge_table_.size())
@@ -274,8 +274,8 @@ class Reader {
     for (std::size_t e = 0; e < edge_u_.size(); ++e) {
       for (std::int64_t end : {edge_u_[e], edge_v_[e]})
         if (end < 0 || static_cast<std::size_t>(end) >= n)
-          fail("edges.nodes" + idx(e), "node " + std::to_string(end) + " does not exist (" +
-                                           std::to_string(n) + " nodes)");
+          fail("edges.nodes" + idx(e),
+               "node " + std::to_string(end) + " does not exist (" + std::to_string(n) + " nodes)");
       const auto u = static_cast<NodeId>(edge_u_[e]), v = static_cast<NodeId>(edge_v_[e]);
       const std::size_t ku = builder_.strategies(u), kv = builder_.strategies(v);
       const std::size_t found = builder_.table_size(edge_table_[e]);

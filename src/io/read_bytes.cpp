@@ -1,6 +1,5 @@
-#include <libdeflate.h>
-
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -88,10 +87,9 @@ std::vector<char> gunzip(const std::vector<char>& in, const std::string& path,
         guess = std::min(2 * guess, bound);
         continue;
       }
-      throw InputError(path + ": corrupt gzip data (" +
-                       (r == LIBDEFLATE_BAD_DATA ? "bad or truncated stream"
-                                                 : "decompression failed") +
-                       ")");
+      throw InputError(
+          path + ": corrupt gzip data (" +
+          (r == LIBDEFLATE_BAD_DATA ? "bad or truncated stream" : "decompression failed") + ")");
     }
   }
   out.resize(out_len + padding);

@@ -60,8 +60,9 @@ std::vector<Strategy> read_solution(const std::string& path) {
     }
     end = start == 0 ? 0 : start - 1;
   }
-  throw InputError(path + ": no line starting with '[' (expected a contest output or a JSON "
-                          "result with \"assignment\")");
+  throw InputError(path +
+                   ": no line starting with '[' (expected a contest output or a JSON "
+                   "result with \"assignment\")");
 }
 
 std::string format_assignment(const std::vector<Strategy>& assignment) {

@@ -52,7 +52,9 @@ Problem generate_problem(const GeneratorOptions& o) {
     }
     auto lo = static_cast<std::int64_t>(v) + static_cast<std::int64_t>(rng.below(3));
     std::int64_t len = 2 + static_cast<std::int64_t>(rng.below(2));
-    if (rng.uniform() < 0.12) len = horizon / 4 + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(horizon / 4 + 1)));
+    if (rng.uniform() < 0.12)
+      len = horizon / 4 +
+            static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(horizon / 4 + 1)));
     if (!forbidden && rng.uniform() < 0.05) len = 0;  // some nodes use no memory
     b.add_node(lo, lo + len, cost, usage);
   }
@@ -109,7 +111,8 @@ Problem generate_problem(const GeneratorOptions& o) {
           for (Strategy c = 0; c < kw; ++c) {
             const int da = shard[u][a], dc = shard[w][c];
             table[static_cast<std::size_t>(a) * kw + c] =
-                da == dc ? 0 : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
+                da == dc ? 0
+                         : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
           }
         // Shift so the minimum is 0, as the contest's converter did.
         const Cost m = *std::min_element(table.begin(), table.end());

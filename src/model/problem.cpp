@@ -108,8 +108,8 @@ Problem ProblemBuilder::build() && {
   for (std::size_t v = 0; v < n; ++v) {
     if (p.interval_lo_[v] >= p.interval_hi_[v]) continue;
     auto at = [&](std::int64_t t) {
-      return static_cast<std::uint32_t>(
-          std::lower_bound(p.times_.begin(), p.times_.end(), t) - p.times_.begin());
+      return static_cast<std::uint32_t>(std::lower_bound(p.times_.begin(), p.times_.end(), t) -
+                                        p.times_.begin());
     };
     p.seg_lo_[v] = at(p.interval_lo_[v]);
     p.seg_hi_[v] = at(p.interval_hi_[v]);

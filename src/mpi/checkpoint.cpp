@@ -13,8 +13,8 @@ namespace boost::serialization {
 
 template <class Archive>
 void serialize(Archive& ar, iopddl::mpi::Checkpoint& c, const unsigned int /*version*/) {
-  ar & c.fingerprint & c.instance & c.assignment & c.cost & c.prices & c.lower_bound & c.seed &
-      c.elapsed & c.rounds;
+  ar& c.fingerprint& c.instance& c.assignment& c.cost& c.prices& c.lower_bound& c.seed& c.elapsed& c
+      .rounds;
 }
 
 }  // namespace boost::serialization

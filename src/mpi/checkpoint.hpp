@@ -17,8 +17,8 @@ struct Checkpoint {
   std::vector<double> prices;        // per-member memory multipliers of the reduced problem
   std::string lower_bound;           // best lower bound known (decimal)
   std::uint64_t seed = 0;
-  double elapsed = 0;                // seconds the run had been going
-  std::uint64_t rounds = 0;          // synchronisations done
+  double elapsed = 0;        // seconds the run had been going
+  std::uint64_t rounds = 0;  // synchronisations done
 };
 
 // A hash of everything that defines the instance (sizes, costs, usages, intervals, edges).

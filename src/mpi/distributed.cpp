@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 
 #include "../partition/regions.hpp"
 #include "../solver/portfolio.hpp"
@@ -68,6 +69,16 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   // --threads says otherwise.
   SolverOptions o = options;
   if (o.threads <= 0) o.threads = 1;
+  // A checkpoint is checked before anything else, so that a wrong one is refused even when
+  // the run would not need it.
+  const std::uint64_t print = fingerprint(p);
+  std::optional<Checkpoint> resume;
+  if (!d.resume_path.empty()) {
+    resume = load_checkpoint(d.resume_path);
+    if (resume->fingerprint != print)
+      throw InputError(d.resume_path + ": checkpoint of another instance (\"" +
+                       resume->instance + "\"), not of \"" + p.name() + "\"");
+  }
   const int threads = o.threads;
   Portfolio portfolio(p, o, log, static_cast<std::uint64_t>(rank), rank * threads);
   SolveResult result = portfolio.start(stop, store);
@@ -81,32 +92,24 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   const Partition part = make_regions(r, static_cast<std::size_t>(size));
   if (size > 1) portfolio.focus(part.regions[static_cast<std::size_t>(rank)].owned);
   log.info("%d ranks: %s", size, part.summary().substr(0, part.summary().find('\n')).c_str());
-  const std::uint64_t print = fingerprint(p);
-
-  if (!d.resume_path.empty()) {
-    Checkpoint c = load_checkpoint(d.resume_path);
-    if (c.fingerprint != print)
-      throw InputError(d.resume_path + ": checkpoint of another instance (\"" + c.instance +
-                       "\"), not of \"" + p.name() + "\"");
+  if (resume && !resume->assignment.empty()) {
     std::vector<Strategy> x;
-    if (!c.assignment.empty()) {
-      Evaluation e = evaluate(p, c.assignment);
-      if (!e.valid || !r.contract(c.assignment, x))
-        throw InputError(d.resume_path + ": checkpoint assignment does not fit the instance");
-      if (e.feasible) {
-        store.offer(c.assignment, e.cost, "checkpoint");
-        portfolio.adopt(x, e.cost);
-      }
-      log.info("resumed from %s: cost %s after %.1f s", d.resume_path.c_str(),
-               to_string(e.cost).c_str(), c.elapsed);
+    Evaluation e = evaluate(p, resume->assignment);
+    if (!e.valid || !r.contract(resume->assignment, x))
+      throw InputError(d.resume_path + ": checkpoint assignment does not fit the instance");
+    if (e.feasible) {
+      store.offer(resume->assignment, e.cost, "checkpoint");
+      portfolio.adopt(x, e.cost);
     }
-    portfolio.set_prices(c.prices);
+    log.info("resumed from %s: cost %s after %.1f s", d.resume_path.c_str(),
+             to_string(e.cost).c_str(), resume->elapsed);
   }
+  if (resume) portfolio.set_prices(resume->prices);
 
   const std::uint64_t max_epochs =
       o.deterministic
-          ? std::max<std::uint64_t>(1, ((o.work_limit ? o.work_limit : 30) + d.sync_rounds - 1) /
-                                           d.sync_rounds)
+          ? std::max<std::uint64_t>(
+                1, ((o.work_limit ? o.work_limit : 30) + d.sync_rounds - 1) / d.sync_rounds)
           : std::numeric_limits<std::uint64_t>::max();
   double last_checkpoint = stop.elapsed();
   std::vector<double> prices, sum;

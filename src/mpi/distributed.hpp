@@ -28,7 +28,7 @@ struct DistributedOptions {
   double checkpoint_seconds = 60.0;  // their period
   // Where SIGUSR1 writes one when checkpoint_path is empty.
   std::string signal_checkpoint_path = "iopddl.checkpoint";
-  std::string resume_path;           // continue from this checkpoint
+  std::string resume_path;  // continue from this checkpoint
 };
 
 // Rank 0 of `comm` keeps the global incumbent in `store`; the other ranks' stores hold

@@ -1,14 +1,14 @@
 #include "regions.hpp"
 
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/biconnected_components.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/cuthill_mckee_ordering.hpp>
-#include <boost/graph/adjacency_list.hpp>
 #include <boost/range/iterator_range.hpp>
 #include <cstdint>
-#include <deque>
 #include <cstdio>
+#include <deque>
 #include <iterator>
 
 namespace iopddl {
@@ -34,9 +34,10 @@ std::string Partition::summary() const {
                   std::to_string(articulation_points) + " articulation points\n";
   char line[160];
   for (std::size_t i = 0; i < regions.size(); ++i) {
-    std::snprintf(line, sizeof line, "region %zu: %zu owned, %zu ghosts, %zu cut edges, work %.0f\n",
-                  i, regions[i].owned.size(), regions[i].ghosts.size(),
-                  regions[i].cut_edges.size(), regions[i].work);
+    std::snprintf(line, sizeof line,
+                  "region %zu: %zu owned, %zu ghosts, %zu cut edges, work %.0f\n", i,
+                  regions[i].owned.size(), regions[i].ghosts.size(), regions[i].cut_edges.size(),
+                  regions[i].work);
     s += line;
   }
   return s;
@@ -63,10 +64,10 @@ Partition make_regions(const Reduced& r, std::size_t count) {
   CsrGraph csr(boost::edges_are_sorted, arcs.begin(), arcs.end(), n);
 #pragma GCC diagnostic pop
 
-  using UGraph = boost::adjacency_list<
-      boost::vecS, boost::vecS, boost::undirectedS,
-      boost::property<boost::vertex_color_t, boost::default_color_type,
-                      boost::property<boost::vertex_degree_t, int>>>;
+  using UGraph =
+      boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
+                            boost::property<boost::vertex_color_t, boost::default_color_type,
+                                            boost::property<boost::vertex_degree_t, int>>>;
   UGraph ug(n);
   for (std::uint32_t e = 0; e < r.num_edges(); ++e) boost::add_edge(r.edge_u(e), r.edge_v(e), ug);
 
@@ -115,7 +116,8 @@ Partition make_regions(const Reduced& r, std::size_t count) {
   part.regions.resize(count);
   double done = 0;
   for (std::size_t v : order) {
-    std::size_t region = total > 0 ? static_cast<std::size_t>(done / total * static_cast<double>(count)) : 0;
+    std::size_t region =
+        total > 0 ? static_cast<std::size_t>(done / total * static_cast<double>(count)) : 0;
     region = std::min(region, count - 1);
     part.owner[v] = static_cast<std::uint32_t>(region);
     part.regions[region].owned.push_back(static_cast<std::uint32_t>(v));
@@ -128,13 +130,15 @@ Partition make_regions(const Reduced& r, std::size_t count) {
     ++part.cut_edges;
     part.regions[a].cut_edges.push_back(e);
     part.regions[b].cut_edges.push_back(e);
-    part.regions[a].ghosts.push_back(r.edge_v(e) == r.edge_u(e) ? r.edge_u(e)
-                                     : (part.owner[r.edge_u(e)] == a ? r.edge_v(e) : r.edge_u(e)));
+    part.regions[a].ghosts.push_back(
+        r.edge_v(e) == r.edge_u(e) ? r.edge_u(e)
+                                   : (part.owner[r.edge_u(e)] == a ? r.edge_v(e) : r.edge_u(e)));
     part.regions[b].ghosts.push_back(part.owner[r.edge_u(e)] == b ? r.edge_v(e) : r.edge_u(e));
   }
   for (Region& region : part.regions) {
     std::sort(region.ghosts.begin(), region.ghosts.end());
-    region.ghosts.erase(std::unique(region.ghosts.begin(), region.ghosts.end()), region.ghosts.end());
+    region.ghosts.erase(std::unique(region.ghosts.begin(), region.ghosts.end()),
+                        region.ghosts.end());
   }
   return part;
 }

@@ -16,8 +16,8 @@
 namespace iopddl {
 
 struct Region {
-  std::vector<std::uint32_t> owned;   // reduced nodes, in ordering order
-  std::vector<std::uint32_t> ghosts;  // adjacent nodes owned by other regions, sorted
+  std::vector<std::uint32_t> owned;      // reduced nodes, in ordering order
+  std::vector<std::uint32_t> ghosts;     // adjacent nodes owned by other regions, sorted
   std::vector<std::uint32_t> cut_edges;  // reduced edges with one end owned here
   double work = 0;
 };

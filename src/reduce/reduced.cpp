@@ -18,10 +18,10 @@ Cost sat_add(Cost a, Cost b) {
 
 // The working grouping between rounds: per-group member lists and per-member choices.
 struct Grouping {
-  std::vector<std::vector<NodeId>> members;    // by group (empty once absorbed)
-  std::vector<std::vector<Strategy>> choice;   // by input node, over its group's strategies
-  std::vector<std::uint32_t> group_of;         // input node -> group
-  std::vector<Strategy> k;                     // strategies per group
+  std::vector<std::vector<NodeId>> members;   // by group (empty once absorbed)
+  std::vector<std::vector<Strategy>> choice;  // by input node, over its group's strategies
+  std::vector<std::uint32_t> group_of;        // input node -> group
+  std::vector<Strategy> k;                    // strategies per group
 };
 
 }  // namespace
@@ -186,8 +186,7 @@ class ReducedBuilder {
 };
 
 std::string PresolveStats::summary() const {
-  if (infeasible_forbidden)
-    return "presolve skipped: some node has only forbidden choices";
+  if (infeasible_forbidden) return "presolve skipped: some node has only forbidden choices";
   return std::to_string(rounds) + " rounds: " + std::to_string(dead_strategies) +
          " forbidden strategies removed, " + std::to_string(folded_nodes) +
          " nodes folded into a neighbour, " + std::to_string(parallel_edges) +

@@ -18,11 +18,11 @@ namespace iopddl {
 
 struct PresolveStats {
   std::size_t rounds = 0;
-  std::size_t dead_strategies = 0;   // removed: forbidden node cost or forced forbidden pick
-  std::size_t folded_nodes = 0;      // nodes folded into a neighbour's group
-  std::size_t parallel_edges = 0;    // edges summed into another between the same groups
-  std::size_t internal_edges = 0;    // edges turned into node costs (both ends in one group)
-  bool infeasible_forbidden = false; // some node has only forbidden choices: presolve skipped
+  std::size_t dead_strategies = 0;    // removed: forbidden node cost or forced forbidden pick
+  std::size_t folded_nodes = 0;       // nodes folded into a neighbour's group
+  std::size_t parallel_edges = 0;     // edges summed into another between the same groups
+  std::size_t internal_edges = 0;     // edges turned into node costs (both ends in one group)
+  bool infeasible_forbidden = false;  // some node has only forbidden choices: presolve skipped
   std::string summary() const;
 };
 

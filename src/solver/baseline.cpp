@@ -36,8 +36,7 @@ SolveResult solve_baseline(const Problem& p, StopControl& stop, IncumbentStore& 
            start.forbidden_picks);
 
   UsageTree tree(p.num_segments());
-  for (NodeId v = 0; v < p.num_nodes(); ++v)
-    tree.add(p.seg_lo(v), p.seg_hi(v), p.usages(v)[a[v]]);
+  for (NodeId v = 0; v < p.num_nodes(); ++v) tree.add(p.seg_lo(v), p.seg_hi(v), p.usages(v)[a[v]]);
   const Total limit = p.usage_limit() ? Total{*p.usage_limit()} : UsageTree::lowest();
   const bool limited = p.usage_limit().has_value();
 
@@ -60,9 +59,8 @@ SolveResult solve_baseline(const Problem& p, StopControl& stop, IncumbentStore& 
       Strategy best = a[v];
       Total best_delta = 0;
       const Usage current = p.usages(v)[a[v]];
-      const Total room = limited && p.has_memory(v)
-                             ? limit - tree.max(p.seg_lo(v), p.seg_hi(v))
-                             : Total{0};
+      const Total room =
+          limited && p.has_memory(v) ? limit - tree.max(p.seg_lo(v), p.seg_hi(v)) : Total{0};
       for (Strategy s = 0; s < p.strategies(v); ++s) {
         if (s == a[v]) continue;
         if (limited && p.has_memory(v) && Total{p.usages(v)[s]} - current > room) continue;

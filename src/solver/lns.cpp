@@ -14,8 +14,8 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 WindowSearch::WindowSearch(const Reduced& r)
     : r_(r), table_min_(r.num_edges()), position_(r.num_nodes(), kNone) {
   for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
-    const std::size_t size = static_cast<std::size_t>(r.strategies(r.edge_u(e))) *
-                             r.strategies(r.edge_v(e));
+    const std::size_t size =
+        static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
     table_min_[e] = *std::min_element(r.table(e), r.table(e) + size);
   }
 }
@@ -140,7 +140,8 @@ bool WindowSearch::search_window(LocalState& state) {
   for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(window_[i]);
   // Keep the current assignment unless something is cheaper; if it is over the limit or
   // picks a forbidden entry, anything feasible and forbidden-free is.
-  best_cost_ = state.feasible() && current < kForbidden ? current : std::numeric_limits<Total>::max();
+  best_cost_ =
+      state.feasible() && current < kForbidden ? current : std::numeric_limits<Total>::max();
   found_ = false;
   nodes_ = 0;
   complete_ = true;

@@ -40,15 +40,15 @@ class WindowSearch {
   Cost entry(const LocalState& state, std::uint32_t e) const;
 
   const Reduced& r_;
-  std::vector<Cost> table_min_;   // per edge: its smallest entry
+  std::vector<Cost> table_min_;  // per edge: its smallest entry
   std::size_t size_ = 6;
   std::vector<std::uint32_t> seeds_;
   std::vector<std::uint32_t> window_;
-  std::vector<std::uint32_t> position_;  // group -> index in window_ (or npos)
+  std::vector<std::uint32_t> position_;     // group -> index in window_ (or npos)
   std::vector<std::uint32_t> inner_edges_;  // edges with both ends in the window
   std::vector<Total> fixed_;                // per window node and strategy: own + fixed edges
   std::vector<std::size_t> fixed_begin_;
-  std::vector<Total> rest_bound_;           // lower bound of the nodes from depth d on
+  std::vector<Total> rest_bound_;  // lower bound of the nodes from depth d on
   std::vector<Strategy> best_;
   Total best_cost_ = 0;
   std::size_t nodes_ = 0, node_limit_ = 20000;

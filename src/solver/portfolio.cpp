@@ -4,12 +4,12 @@
 // with the per-member prices raised where that member's interval was overloaded and
 // lowered elsewhere. Workers share nothing but the incumbent store, so a run bounded by
 // work (--deterministic) gives the same answer for the same seed and thread count.
+#include "portfolio.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <thread>
-
-#include "portfolio.hpp"
 
 #include "../reduce/reduced.hpp"
 #include "iopddl/evaluate.hpp"
@@ -25,8 +25,8 @@ namespace iopddl {
 // O(log T) nodes of a segment tree that cover its interval, so the members live at t are
 // found on the path from the root to leaf t, in O(log T + answer).
 struct MemoryIndex {
-  std::vector<std::uint32_t> group;             // member index -> group
-  std::vector<std::size_t> with_memory;         // members that use memory
+  std::vector<std::uint32_t> group;      // member index -> group
+  std::vector<std::size_t> with_memory;  // members that use memory
   std::size_t leaves = 1;
   std::vector<std::vector<std::uint32_t>> node;  // segment tree node -> members
   explicit MemoryIndex(const Reduced& r) : group(r.num_members()) {
@@ -73,11 +73,20 @@ class Worker {
  public:
   Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed,
          std::uint64_t stream, int id, int stale_rounds, Pricing pricing, int lns_windows)
-      : r_(r), p_(r.original()), index_(index), state_(r), trws_(r), lns_(r),
+      : r_(r),
+        p_(r.original()),
+        index_(index),
+        state_(r),
+        trws_(r),
+        lns_(r),
         rng_(seed, stream, static_cast<std::uint64_t>(id)),
-        id_(id), pricing_(pricing), beta_(r.num_members(), 0.0),
-        price_(r.original().num_segments() + 1, 0.0), alpha_(price_unit),
-        stale_limit_(stale_rounds), lns_windows_(lns_windows) {}
+        id_(id),
+        pricing_(pricing),
+        beta_(r.num_members(), 0.0),
+        price_(r.original().num_segments() + 1, 0.0),
+        alpha_(price_unit),
+        stale_limit_(stale_rounds),
+        lns_windows_(lns_windows) {}
 
   void run(StopControl& stop, IncumbentStore& store, Log& log, std::uint64_t max_rounds) {
     for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop(); ++done) {

@@ -5,9 +5,12 @@
 namespace iopddl {
 
 LocalState::LocalState(const Reduced& r)
-    : r_(r), p_(r.original()), tree_(r.original().num_segments()),
+    : r_(r),
+      p_(r.original()),
+      tree_(r.original().num_segments()),
       limited_(r.original().usage_limit().has_value()),
-      limit_(r.original().usage_limit().value_or(0)), floor_(r.num_members(), 0) {
+      limit_(r.original().usage_limit().value_or(0)),
+      floor_(r.num_members(), 0) {
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
     for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
       Usage m = r.member_usage(mi, 0);
@@ -44,7 +47,8 @@ void LocalState::deltas(std::uint32_t g, std::vector<Total>& d) const {
       const std::uint32_t o = r_.edge_v(e);
       const Strategy ko = r_.strategies(o), so = x_[o];
       const Cost base = t[static_cast<std::size_t>(cur) * ko + so];
-      for (Strategy s = 0; s < k; ++s) d[s] += Total{t[static_cast<std::size_t>(s) * ko + so]} - base;
+      for (Strategy s = 0; s < k; ++s)
+        d[s] += Total{t[static_cast<std::size_t>(s) * ko + so]} - base;
     } else {
       const std::uint32_t o = r_.edge_u(e);
       const Cost* row = t + static_cast<std::size_t>(x_[o]) * k;
@@ -114,7 +118,9 @@ void LocalState::add_floor(std::uint32_t g, Strategy s, int sign) {
   }
 }
 
-void LocalState::lift(std::uint32_t g) { add_floor(g, x_[g], -1); }
+void LocalState::lift(std::uint32_t g) {
+  add_floor(g, x_[g], -1);
+}
 
 bool LocalState::place(std::uint32_t g, Strategy s, Total d) {
   add_floor(g, s, +1);

@@ -1,9 +1,9 @@
 #include "trws.hpp"
 
-#include "iopddl/stop.hpp"
-
 #include <algorithm>
 #include <limits>
+
+#include "iopddl/stop.hpp"
 
 namespace iopddl {
 
@@ -39,7 +39,9 @@ Trws::Trws(const Reduced& r) : r_(r) {
   }
 }
 
-void Trws::reset_messages() { std::fill(msg_.begin(), msg_.end(), 0.0); }
+void Trws::reset_messages() {
+  std::fill(msg_.begin(), msg_.end(), 0.0);
+}
 
 void Trws::pass(bool forward, const StopControl* stop) {
   const auto n = static_cast<std::int64_t>(r_.num_nodes());
@@ -51,7 +53,8 @@ void Trws::pass(bool forward, const StopControl* stop) {
     belief.assign(unary_.begin() + static_cast<long>(ubegin_[i]),
                   unary_.begin() + static_cast<long>(ubegin_[i + 1]));
     for (std::uint32_t e : r_.incident(i)) {
-      const double* in = msg_.data() + mbegin_[e] + (r_.edge_u(e) == i ? 0 : r_.strategies(r_.edge_u(e)));
+      const double* in =
+          msg_.data() + mbegin_[e] + (r_.edge_u(e) == i ? 0 : r_.strategies(r_.edge_u(e)));
       for (Strategy s = 0; s < ki; ++s) belief[s] += in[s];
     }
     const double g = gamma_[i];
@@ -76,8 +79,7 @@ void Trws::pass(bool forward, const StopControl* stop) {
         for (Strategy sj = 0; sj < kj; ++sj) {
           const double* row = t + static_cast<std::size_t>(sj) * ki;
           double m = std::numeric_limits<double>::infinity();
-          for (Strategy si = 0; si < ki; ++si)
-            m = std::min(m, g * belief[si] - to_i[si] + row[si]);
+          for (Strategy si = 0; si < ki; ++si) m = std::min(m, g * belief[si] - to_i[si] + row[si]);
           out[sj] = m;
         }
       }

@@ -32,9 +32,9 @@ class Trws {
   const Reduced& r_;
   std::vector<std::uint64_t> ubegin_;
   std::vector<double> unary_;
-  std::vector<double> table_;          // per edge, row-major in edge_u's strategy
+  std::vector<double> table_;  // per edge, row-major in edge_u's strategy
   std::vector<std::uint64_t> tbegin_;
-  std::vector<double> msg_;            // per edge: [to edge_u (k_u) | to edge_v (k_v)]
+  std::vector<double> msg_;  // per edge: [to edge_u (k_u) | to edge_v (k_v)]
   std::vector<std::uint64_t> mbegin_;
   std::vector<double> gamma_;
   std::uint64_t work_ = 0;
