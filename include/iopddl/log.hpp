@@ -14,7 +14,6 @@ class Log {
  public:
   Log(std::FILE* out, const StopControl* clock, bool quiet = false)
       : out_(out), clock_(clock), quiet_(quiet) {}
-  bool quiet() const { return quiet_; }
   // printf-style; the line gets a "# [elapsed s] " prefix and a newline.
   void info(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

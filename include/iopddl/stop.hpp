@@ -1,12 +1,11 @@
-// When to stop: one deadline measured from process start, an external stop request (signals)
-// and an optional work budget (deterministic mode). Solvers poll should_stop(); tests stop
-// solvers by work or by request, never by sleeping.
+// When to stop: one deadline measured from process start, an external stop request (signals),
+// and in deterministic mode no deadline at all (the solver bounds its own work). Solvers poll
+// should_stop(); tests stop solvers by work or by request, never by sleeping.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <limits>
 
 namespace iopddl {
 
@@ -38,31 +37,24 @@ class StopControl {
   }
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-  double remaining() const {
-    if (end_ == Clock::time_point::max()) return std::numeric_limits<double>::infinity();
-    return std::chrono::duration<double>(end_ - Clock::now()).count();
-  }
-  bool has_deadline() const { return end_ != Clock::time_point::max(); }
 
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
   bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
 
   // Deterministic mode: the solver bounds its own work (rounds), and time no longer stops it.
-  void set_work_limit(std::uint64_t limit) { work_limit_ = limit; }
-  std::uint64_t work_limit() const { return work_limit_; }
-  bool work_bounded() const { return work_limit_ != 0; }
+  void ignore_deadline() { ignore_deadline_ = true; }
 
   bool should_stop() const {
     if (stop_requested()) return true;
     if (parent_ && parent_->should_stop()) return true;
-    if (work_bounded()) return false;  // deterministic: only work and requests stop it
+    if (ignore_deadline_) return false;  // deterministic: only work and requests stop it
     return Clock::now() >= end_;
   }
 
  private:
   Clock::time_point start_, end_;
   std::atomic<bool> stop_{false};
-  std::uint64_t work_limit_ = 0;
+  bool ignore_deadline_ = false;
   const StopControl* parent_ = nullptr;
 };
 

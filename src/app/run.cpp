@@ -190,7 +190,7 @@ int solve_and_print(Run& run) {
   run.log.info("read %zu nodes, %zu edges (%zu distinct tables), %zu time segments",
                problem.num_nodes(), problem.num_edges(), problem.num_tables(),
                problem.num_segments());
-  if (settings.solver.deterministic) run.stop.set_work_limit(1);  // rounds bound it, not time
+  if (settings.solver.deterministic) run.stop.ignore_deadline();  // rounds bound it, not time
   SolveResult result;
 #ifdef IOPDDL_WITH_MPI
   if (use_mpi(settings)) {

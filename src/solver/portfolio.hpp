@@ -43,7 +43,6 @@ class Portfolio {
   void set_prices(const std::vector<double>& prices);
   // Window seeds for large-neighbourhood search (a region's owned nodes; empty: all).
   void focus(const std::vector<std::uint32_t>& nodes);
-  std::size_t workers() const { return workers_.size(); }
 
  private:
   SolveResult solve_small_exactly(StopControl& stop, IncumbentStore& store);

@@ -29,7 +29,6 @@ Trws::Trws(const Reduced& r) : r_(r) {
     for (std::size_t i = 0; i < tbegin_[e + 1] - tbegin_[e]; ++i)
       table_[tbegin_[e] + i] = std::min(static_cast<double>(t[i]), kInf);
   }
-  work_ = tbegin_.back() * 2;
   msg_.assign(mbegin_.back(), 0.0);
   gamma_.resize(n);
   for (std::uint32_t g = 0; g < n; ++g) {

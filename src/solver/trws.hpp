@@ -25,7 +25,6 @@ class Trws {
   // from the others.
   std::vector<Strategy> round() const;
   void reset_messages();
-  std::uint64_t work_per_iteration() const { return work_; }
 
  private:
   void pass(bool forward, const StopControl* stop);
@@ -37,7 +36,6 @@ class Trws {
   std::vector<double> msg_;  // per edge: [to edge_u (k_u) | to edge_v (k_v)]
   std::vector<std::uint64_t> mbegin_;
   std::vector<double> gamma_;
-  std::uint64_t work_ = 0;
 };
 
 }  // namespace iopddl
