@@ -51,6 +51,18 @@ class Reduced {
   std::uint32_t edge_v(std::uint32_t e) const { return ev_[e]; }
   // Row-major in edge_u's strategy.
   const Cost* table(std::uint32_t e) const { return table_.data() + table_begin_[e]; }
+  // Edge e's costs as a function of g's strategy, the other end held at strategy `other`:
+  // a row of the table when g is edge_v, a strided column when g is edge_u. (Reduced edges
+  // never join a group to itself: such edges became node costs.)
+  struct EdgeSlice {
+    const Cost* base;
+    std::size_t stride;
+    Cost operator[](Strategy s) const { return base[static_cast<std::size_t>(s) * stride]; }
+  };
+  EdgeSlice slice(std::uint32_t e, std::uint32_t g, Strategy other) const {
+    if (eu_[e] == g) return {table(e) + other, static_cast<std::size_t>(k_[ev_[e]])};
+    return {table(e) + static_cast<std::size_t>(other) * k_[g], 1};
+  }
   std::span<const std::uint32_t> incident(std::uint32_t g) const {
     return {adj_.data() + adj_begin_[g], adj_begin_[g + 1] - adj_begin_[g]};
   }

@@ -73,14 +73,8 @@ void WindowSearch::dfs(LocalState& state, std::size_t depth, Total partial) {
   for (std::uint32_t e : r_.incident(g)) {
     const std::uint32_t o = r_.other(e, g);
     if (position_[o] == kNone || position_[o] >= depth) continue;  // fixed, or not placed yet
-    const Cost* t = r_.table(e);
-    if (r_.edge_u(e) == g) {
-      const Strategy ko = r_.strategies(o), so = state.at(o);
-      for (Strategy s = 0; s < k; ++s) options[s].first += t[static_cast<std::size_t>(s) * ko + so];
-    } else {
-      const Cost* row = t + static_cast<std::size_t>(state.at(o)) * k;
-      for (Strategy s = 0; s < k; ++s) options[s].first += row[s];
-    }
+    const auto row = r_.slice(e, g, state.at(o));
+    for (Strategy s = 0; s < k; ++s) options[s].first += row[s];
   }
   std::sort(options.begin(), options.end());
   const Total rest = rest_bound_[depth + 1];
@@ -115,14 +109,8 @@ bool WindowSearch::search_window(LocalState& state) {
     for (std::uint32_t e : r_.incident(g)) {
       const std::uint32_t o = r_.other(e, g);
       if (position_[o] != kNone) continue;
-      const Cost* t = r_.table(e);
-      if (r_.edge_u(e) == g) {
-        const Strategy ko = r_.strategies(o), so = state.at(o);
-        for (Strategy s = 0; s < k; ++s) f[s] += t[static_cast<std::size_t>(s) * ko + so];
-      } else {
-        const Cost* row = t + static_cast<std::size_t>(state.at(o)) * k;
-        for (Strategy s = 0; s < k; ++s) f[s] += row[s];
-      }
+      const auto row = r_.slice(e, g, state.at(o));
+      for (Strategy s = 0; s < k; ++s) f[s] += row[s];
     }
     own_min[i] = *std::min_element(f, f + k);
     current += f[state.at(g)];

@@ -42,36 +42,18 @@ void LocalState::deltas(std::uint32_t g, std::vector<Total>& d) const {
   const Cost* c = r_.costs(g);
   for (Strategy s = 0; s < k; ++s) d[s] = Total{c[s]} - c[cur];
   for (std::uint32_t e : r_.incident(g)) {
-    const Cost* t = r_.table(e);
-    if (r_.edge_u(e) == g) {
-      const std::uint32_t o = r_.edge_v(e);
-      const Strategy ko = r_.strategies(o), so = x_[o];
-      const Cost base = t[static_cast<std::size_t>(cur) * ko + so];
-      for (Strategy s = 0; s < k; ++s)
-        d[s] += Total{t[static_cast<std::size_t>(s) * ko + so]} - base;
-    } else {
-      const std::uint32_t o = r_.edge_u(e);
-      const Cost* row = t + static_cast<std::size_t>(x_[o]) * k;
-      const Cost base = row[cur];
-      for (Strategy s = 0; s < k; ++s) d[s] += Total{row[s]} - base;
-    }
+    const auto row = r_.slice(e, g, x_[r_.other(e, g)]);
+    const Cost base = row[cur];
+    for (Strategy s = 0; s < k; ++s) d[s] += Total{row[s]} - base;
   }
 }
 
 Total LocalState::delta(std::uint32_t g, Strategy s) const {
-  const Strategy k = r_.strategies(g), cur = x_[g];
+  const Strategy cur = x_[g];
   Total d = Total{r_.costs(g)[s]} - r_.costs(g)[cur];
   for (std::uint32_t e : r_.incident(g)) {
-    const Cost* t = r_.table(e);
-    if (r_.edge_u(e) == g) {
-      const std::uint32_t o = r_.edge_v(e);
-      const Strategy ko = r_.strategies(o);
-      d += Total{t[static_cast<std::size_t>(s) * ko + x_[o]]} -
-           t[static_cast<std::size_t>(cur) * ko + x_[o]];
-    } else {
-      const Cost* row = t + static_cast<std::size_t>(x_[r_.edge_u(e)]) * k;
-      d += Total{row[s]} - row[cur];
-    }
+    const auto row = r_.slice(e, g, x_[r_.other(e, g)]);
+    d += Total{row[s]} - row[cur];
   }
   return d;
 }
