@@ -13,16 +13,6 @@ using namespace iopddl;
 
 namespace {
 
-// The cheapest feasible assignment with no forbidden pick, by enumeration.
-std::optional<Total> clean_optimum(const Problem& p) {
-  std::optional<Total> best;
-  test::for_each_assignment(p, [&](const std::vector<Strategy>& a) {
-    Evaluation e = evaluate(p, a);
-    if (e.feasible && e.forbidden_picks == 0 && (!best || e.cost < *best)) best = e.cost;
-  });
-  return best;
-}
-
 void for_each_reduced(const Reduced& r,
                       const std::function<void(const std::vector<Strategy>&)>& f) {
   std::vector<Strategy> x(r.num_nodes(), 0);
@@ -61,7 +51,7 @@ TEST_CASE("presolve then undo keeps the brute-force optimum and every cost exact
       CHECK(e.feasible == st.feasible());
       if (e.feasible && e.forbidden_picks == 0 && (!best || e.cost < *best)) best = e.cost;
     });
-    CHECK(best == clean_optimum(p));
+    CHECK(best == test::brute_force_optimum(p, /*forbidden_free=*/true));
     ++checked;
   }
   CHECK(checked > 100);
@@ -195,7 +185,7 @@ TEST_CASE("a window covering a whole connected instance re-solves it to the opti
     CHECK(st.cost() <= before);
     Evaluation e = evaluate(p, r.expand(st.assignment()));
     CHECK(e.feasible);
-    auto best = clean_optimum(p);
+    auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);
     if (best && before < kForbidden) {
       CHECK(e.cost == *best);
       ++compared;
@@ -248,7 +238,7 @@ TEST_CASE("exact mode proves the brute-force optimum of small instances") {
     spec.limit_factor = 1.0 + 0.4 * rng.uniform();
     Problem p = test::random_problem(rng, spec);
     test::Outcome out = test::solve_checked(p, test::deterministic_options(1, 1));
-    const auto best = clean_optimum(p);
+    const auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);
     if (out.result.status == SolveStatus::kOptimal) {
       ++proven;
       REQUIRE(best.has_value());  // a proof needs a forbidden-free feasible assignment

@@ -56,10 +56,11 @@ void for_each_assignment(const Problem& p,
   }
 }
 
-std::optional<Total> brute_force_optimum(const Problem& p) {
+std::optional<Total> brute_force_optimum(const Problem& p, bool forbidden_free) {
   std::optional<Total> best;
   for_each_assignment(p, [&](const std::vector<Strategy>& a) {
     Evaluation e = evaluate(p, a);
+    if (forbidden_free && e.forbidden_picks > 0) return;
     if (e.feasible && (!best || e.cost < *best)) best = e.cost;
   });
   return best;

@@ -33,8 +33,9 @@ Problem random_problem(Rng& rng, const TinySpec& spec);
 void for_each_assignment(const Problem& p,
                          const std::function<void(const std::vector<Strategy>&)>& f);
 
-// The cheapest feasible assignment by enumeration (nullopt if none is feasible).
-std::optional<Total> brute_force_optimum(const Problem& p);
+// The cheapest feasible assignment by enumeration (nullopt if none is feasible); with
+// `forbidden_free`, only among assignments that pick no forbidden (10^18) entry.
+std::optional<Total> brute_force_optimum(const Problem& p, bool forbidden_free = false);
 
 // A solver run checked by the reference evaluator: when there is an answer, it must be
 // feasible and the store's cost exact.

@@ -56,28 +56,19 @@ void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm,
       ->check(CLI::PositiveNumber);
 }
 
+// Input errors (InputError) are reported once, in main.
 int evaluate_command(const std::string& problem_path, const std::string& solution_path, bool json) {
-  try {
-    Problem p = read_problem(problem_path);
-    std::vector<Strategy> a = read_solution(solution_path);
-    Evaluation e = evaluate(p, a);
-    std::fputs((json ? format_report_json(e) : format_report(e)).c_str(), stdout);
-    return e.feasible ? kExitOk : kExitInfeasible;
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitInput;
-  }
+  Problem p = read_problem(problem_path);
+  std::vector<Strategy> a = read_solution(solution_path);
+  Evaluation e = evaluate(p, a);
+  std::fputs((json ? format_report_json(e) : format_report(e)).c_str(), stdout);
+  return e.feasible ? kExitOk : kExitInfeasible;
 }
 
 int info_command(const std::string& path, std::size_t regions) {
-  try {
-    Problem p = read_problem(path);
-    std::fputs(instance_info(p, regions).c_str(), stdout);
-    return kExitOk;
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitInput;
-  }
+  Problem p = read_problem(path);
+  std::fputs(instance_info(p, regions).c_str(), stdout);
+  return kExitOk;
 }
 
 }  // namespace
@@ -233,6 +224,9 @@ int main(int argc, char** argv) {
     contest.problem_path = contest_file;
     contest.time_limit = contest_timeout;
     return run_solve(contest, process_start);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitInput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "internal error: %s\n", e.what());
     return kExitInternal;

@@ -76,8 +76,8 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   if (!d.resume_path.empty()) {
     resume = load_checkpoint(d.resume_path);
     if (resume->fingerprint != print)
-      throw InputError(d.resume_path + ": checkpoint of another instance (\"" +
-                       resume->instance + "\"), not of \"" + p.name() + "\"");
+      throw InputError(d.resume_path + ": checkpoint of another instance (\"" + resume->instance +
+                       "\"), not of \"" + p.name() + "\"");
   }
   const int threads = o.threads;
   Portfolio portfolio(p, o, log, static_cast<std::uint64_t>(rank), rank * threads);
@@ -91,7 +91,9 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   const Reduced& r = portfolio.reduced();
   const Partition part = make_regions(r, static_cast<std::size_t>(size));
   if (size > 1) portfolio.focus(part.regions[static_cast<std::size_t>(rank)].owned);
-  log.info("%d ranks: %s", size, part.summary().substr(0, part.summary().find('\n')).c_str());
+  const std::string summary = part.summary();
+  log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
+  const std::string lower_bound = to_string(trivial_bound(p));  // for checkpoints
   if (resume && !resume->assignment.empty()) {
     std::vector<Strategy> x;
     Evaluation e = evaluate(p, resume->assignment);
@@ -170,7 +172,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
         c.cost = to_string(store.cost());
       }
       c.prices = prices;
-      c.lower_bound = to_string(trivial_bound(p));
+      c.lower_bound = lower_bound;
       c.seed = o.seed;
       c.elapsed = stop.elapsed();
       c.rounds = epoch + 1;
