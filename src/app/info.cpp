@@ -71,7 +71,20 @@ std::string instance_info(const Problem& p, std::size_t regions) {
     strategies += static_cast<std::size_t>(r.strategies(g));
     max_rk = std::max<std::size_t>(max_rk, r.strategies(g));
   }
-  add("presolve             %s", r.stats().summary().c_str());
+  // What each presolve rule did, one line each.
+  const PresolveStats& s = r.stats();
+  if (s.infeasible_forbidden) {
+    add("presolve             %s", s.summary().c_str());
+  } else {
+    add("presolve             %zu rounds", s.rounds);
+    add("  forbidden          %zu strategies removed (and propagated)", s.dead_strategies);
+    add("  folded             %zu nodes into a neighbour's group", s.folded_nodes);
+    add("  parallel edges     %zu summed into another", s.parallel_edges);
+    add("  internal edges     %zu moved into node costs", s.internal_edges);
+    add("  dominated          %zu strategies removed", s.dominated_strategies);
+    add("  table minima       %zu edge tables' row/column minima moved into node costs",
+        s.minima_moved);
+  }
   add("reduced              %zu nodes, %zu edges, %zu strategies (max %zu)", r.num_nodes(),
       r.num_edges(), strategies, max_rk);
   if (regions > 0) out += make_regions(r, regions).summary();

@@ -167,6 +167,86 @@ class ReducedBuilder {
     return true;
   }
 
+  // Marks strategies dominated by another strategy of their group: no more costly, no more
+  // costly in any incident edge against any strategy of the other end, and using no more
+  // memory in any member. Switching to the dominating strategy never costs more nor uses
+  // more memory, so some optimum avoids the dominated one. Of two identical strategies the
+  // later one goes. The pair scan stops early at the first entry that breaks dominance;
+  // `budget` bounds the entries compared in all.
+  static std::size_t find_dominated(const Reduced& r, std::vector<std::vector<char>>& gone,
+                                    std::size_t budget) {
+    const Problem& p = *r.p_;
+    std::size_t removed = 0;
+    gone.assign(r.num_nodes(), {});
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+      const Strategy k = r.k_[g];
+      gone[g].assign(static_cast<std::size_t>(k), 0);
+      if (k < 2) continue;
+      const Cost* c = r.costs(g);
+      // `b` dominates `a` (a != b, neither removed).
+      auto dominates = [&](Strategy b, Strategy a) {
+        if (c[b] > c[a]) return false;
+        bool strict = c[b] < c[a];
+        for (std::size_t mi = r.member_begin_[g]; mi < r.member_begin_[g + 1]; ++mi) {
+          if (!p.has_memory(r.member_[mi])) continue;
+          const Usage ua = r.member_usage(mi, a), ub = r.member_usage(mi, b);
+          if (ub > ua) return false;
+          strict = strict || ub < ua;
+        }
+        for (std::uint32_t e : r.incident(g)) {
+          const std::uint32_t o = r.other(e, g);
+          for (Strategy t = 0; t < r.k_[o]; ++t) {
+            if (budget == 0) return false;
+            --budget;
+            const Cost ea = r.slice(e, g, t)[a], eb = r.slice(e, g, t)[b];
+            if (eb > ea) return false;
+            strict = strict || eb < ea;
+          }
+        }
+        return strict || b < a;
+      };
+      for (Strategy a = 0; a < k; ++a)
+        for (Strategy b = 0; b < k && !gone[g][a]; ++b)
+          if (b != a && !gone[g][b] && dominates(b, a)) {
+            gone[g][a] = 1;
+            ++removed;
+          }
+    }
+    return removed;
+  }
+
+  // Moves each edge table's row minima into its first end's costs and then its column
+  // minima into its second end's: the same cost for every assignment, with edges whose
+  // minimum is 0 in every row and column, so that bounds built from node costs and table
+  // minima are tighter. Forbidden entries stay forbidden. Returns the edges changed.
+  static std::size_t move_minima(Reduced& r) {
+    std::size_t changed = 0;
+    for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+      const std::uint32_t x = r.eu_[e], y = r.ev_[e];
+      const Strategy kx = r.k_[x], ky = r.k_[y];
+      Cost* t = r.table_.data() + r.table_begin_[e];
+      bool any = false;
+      auto shift = [&](Strategy count, Strategy len, std::size_t step, std::size_t stride,
+                       Cost* costs) {
+        for (Strategy i = 0; i < count; ++i) {
+          Cost m = kForbidden;
+          for (Strategy j = 0; j < len; ++j) m = std::min(m, t[i * step + j * stride]);
+          if (m == 0 || is_forbidden(m) || is_forbidden(costs[i])) continue;
+          for (Strategy j = 0; j < len; ++j) {
+            Cost& v = t[i * step + j * stride];
+            v = sat_add(v, -m);
+          }
+          costs[i] = sat_add(costs[i], m);
+          any = true;
+        }
+      };
+      shift(kx, ky, ky, 1, r.cost_.data() + r.cost_begin_[x]);
+      shift(ky, kx, 1, ky, r.cost_.data() + r.cost_begin_[y]);
+      changed += any;
+    }
+    return changed;
+  }
+
   // If every strategy of `from` allows exactly one strategy of `to`, fills f and returns true.
   static bool functional(const Reduced& r, std::uint32_t e, bool u_to_v, std::vector<Strategy>& f) {
     const std::uint32_t x = r.eu_[e], y = r.ev_[e];
@@ -185,13 +265,44 @@ class ReducedBuilder {
   }
 };
 
+namespace {
+
+// Entries compared by the dominance test per round: about a second on the largest inputs.
+constexpr std::size_t kDominanceBudget = 200'000'000;
+
+// Drops the marked strategies of every group from the grouping. Returns how many.
+std::size_t remove_strategies(const Reduced& r, const std::vector<std::vector<char>>& marks,
+                              const std::vector<std::uint32_t>& gid, Grouping& gr) {
+  std::size_t removed = 0;
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+    const auto& d = marks[g];
+    if (std::find(d.begin(), d.end(), 1) == d.end()) continue;
+    const std::uint32_t G = gid[g];
+    std::vector<Strategy> keep;
+    for (Strategy s = 0; s < r.strategies(g); ++s)
+      if (!d[s]) keep.push_back(s);
+    removed += d.size() - keep.size();
+    for (NodeId v : gr.members[G]) {
+      std::vector<Strategy> c(keep.size());
+      for (std::size_t i = 0; i < keep.size(); ++i) c[i] = gr.choice[v][keep[i]];
+      gr.choice[v] = std::move(c);
+    }
+    gr.k[G] = static_cast<Strategy>(keep.size());
+  }
+  return removed;
+}
+
+}  // namespace
+
 std::string PresolveStats::summary() const {
   if (infeasible_forbidden) return "presolve skipped: some node has only forbidden choices";
   return std::to_string(rounds) + " rounds: " + std::to_string(dead_strategies) +
          " forbidden strategies removed, " + std::to_string(folded_nodes) +
          " nodes folded into a neighbour, " + std::to_string(parallel_edges) +
          " parallel edges summed, " + std::to_string(internal_edges) +
-         " edges moved into node costs";
+         " edges moved into node costs, " + std::to_string(dominated_strategies) +
+         " dominated strategies removed, " + std::to_string(minima_moved) +
+         " edge tables with row or column minima moved into node costs";
 }
 
 Reduced Reduced::build(const Problem& p, bool fold) {
@@ -231,24 +342,9 @@ Reduced Reduced::build(const Problem& p, bool fold) {
     std::vector<std::uint32_t> gid;
     for (std::uint32_t g = 0; g < gr.members.size(); ++g)
       if (!gr.members[g].empty()) gid.push_back(g);
-    bool any_dead = false;
-    for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
-      const auto& d = dead[g];
-      if (std::find(d.begin(), d.end(), 1) == d.end()) continue;
-      any_dead = true;
-      const std::uint32_t G = gid[g];
-      std::vector<Strategy> keep;
-      for (Strategy s = 0; s < r.k_[g]; ++s)
-        if (!d[s]) keep.push_back(s);
-      stats.dead_strategies += d.size() - keep.size();
-      for (NodeId v : gr.members[G]) {
-        std::vector<Strategy> c(keep.size());
-        for (std::size_t i = 0; i < keep.size(); ++i) c[i] = gr.choice[v][keep[i]];
-        gr.choice[v] = std::move(c);
-      }
-      gr.k[G] = static_cast<Strategy>(keep.size());
-    }
-    if (any_dead) continue;
+    const std::size_t died = remove_strategies(r, dead, gid, gr);
+    stats.dead_strategies += died;
+    if (died > 0) continue;
     // Fold. A group's strategies do not change when it absorbs another (the absorbed
     // members are re-indexed onto them), so this round's tables stay valid for every group
     // not yet absorbed, and chains fold in one round.
@@ -278,10 +374,15 @@ Reduced Reduced::build(const Problem& p, bool fold) {
       gr.members[F].clear();
       ++merges;
     }
-    if (merges == 0) {
-      r.stats_ = stats;
-      return r;
+    if (merges > 0) continue;
+    const std::size_t dominated = ReducedBuilder::find_dominated(r, dead, kDominanceBudget);
+    if (dominated > 0) {
+      stats.dominated_strategies += remove_strategies(r, dead, gid, gr);
+      continue;
     }
+    stats.minima_moved = ReducedBuilder::move_minima(r);
+    r.stats_ = stats;
+    return r;
   }
 }
 

@@ -3,8 +3,10 @@
 // A reduced node is a group of input nodes whose strategies are tied: group g's strategy s
 // means strategy choice[m][s] for each member m. Folding a node v whose strategy is a
 // function of u's (every strategy of u allows exactly one of v's) puts v into u's group;
-// strategies that must pick a forbidden (10^18) entry are removed and the removal propagates.
-// Parallel edges are summed, edges inside a group become node costs. Memory stays exact:
+// strategies that must pick a forbidden (10^18) entry are removed and the removal propagates;
+// strategies dominated by another of their group (no worse in node cost, in every incident
+// edge and in every member's usage) are removed. Parallel edges are summed, edges inside a
+// group become node costs, and each table's row and column minima move into node costs. Memory stays exact:
 // every member keeps its own interval, with its usage read through the choice table. The
 // choice tables are the undo stack: expand() maps any reduced assignment back to the input.
 #pragma once
@@ -22,6 +24,8 @@ struct PresolveStats {
   std::size_t folded_nodes = 0;       // nodes folded into a neighbour's group
   std::size_t parallel_edges = 0;     // edges summed into another between the same groups
   std::size_t internal_edges = 0;     // edges turned into node costs (both ends in one group)
+  std::size_t dominated_strategies = 0;  // removed: another is no worse in cost, edges, usage
+  std::size_t minima_moved = 0;          // edge tables whose row/column minima became node costs
   bool infeasible_forbidden = false;  // some node has only forbidden choices: presolve skipped
   std::string summary() const;
 };
