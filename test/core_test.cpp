@@ -5,6 +5,8 @@
 #include "partition/regions.hpp"
 #include "reduce/reduced.hpp"
 #include "solver/lns.hpp"
+#include "solver/portfolio.hpp"
+#include "solver/region.hpp"
 #include "solver/state.hpp"
 #include "solver/trws.hpp"
 #include "support.hpp"
@@ -52,9 +54,48 @@ TEST_CASE("presolve then undo keeps the brute-force optimum and every cost exact
       if (e.feasible && e.forbidden_picks == 0 && (!best || e.cost < *best)) best = e.cost;
     });
     CHECK(best == test::brute_force_optimum(p, /*forbidden_free=*/true));
+    // Row and column minima have moved into node costs (input costs are non-negative).
+    for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+      const Strategy ku = r.strategies(r.edge_u(e)), kv = r.strategies(r.edge_v(e));
+      for (Strategy a = 0; a < ku; ++a) {
+        Cost m = kForbidden;
+        for (Strategy b = 0; b < kv; ++b) m = std::min(m, r.table(e)[a * kv + b]);
+        CHECK((m == 0 || is_forbidden(m)));
+      }
+      for (Strategy b = 0; b < kv; ++b) {
+        Cost m = kForbidden;
+        for (Strategy a = 0; a < ku; ++a) m = std::min(m, r.table(e)[a * kv + b]);
+        CHECK((m == 0 || is_forbidden(m)));
+      }
+    }
     ++checked;
   }
   CHECK(checked > 100);
+}
+
+TEST_CASE("presolve removes a strategy dominated in cost, edges and usage, and only that") {
+  ProblemBuilder b;
+  b.set_usage_limit(100);
+  const Cost c0[] = {10, 12, 10}, c1[] = {0, 0};
+  const Usage u0[] = {5, 5, 5}, u1[] = {2, 1};
+  b.add_node(0, 2, c0, u0);
+  b.add_node(0, 2, c1, u1);
+  // Strategy 1 of node 0 is no better than strategy 0 anywhere; strategy 2 is cheaper
+  // against node 1's strategy 0 and survives.
+  const Cost t[] = {1, 4, 2, 5, 0, 9};
+  b.add_edge(0, 1, b.add_table(t));
+  Problem p = std::move(b).build();
+  Reduced r = Reduced::build(p);
+  CHECK(r.stats().dominated_strategies == 1);
+  REQUIRE(r.num_nodes() == 2);
+  CHECK(r.strategies(0) == 2);
+  CHECK(r.strategies(1) == 2);
+  std::vector<Strategy> x{1, 0};  // reduced strategy 1 of node 0 is input strategy 2
+  CHECK(r.expand(x) == std::vector<Strategy>{2, 0});
+  LocalState st(r);
+  st.assign(x);
+  CHECK(st.cost() == 10 + 0 + 0);
+  CHECK(r.stats().minima_moved == 1);
 }
 
 TEST_CASE("the delta evaluator equals the reference evaluator after random move sequences") {
@@ -106,14 +147,40 @@ TEST_CASE("TRW-S finds the optimum of tree-shaped problems without memory limit"
     }
     Problem p = std::move(b).build();
     Reduced r = Reduced::build(p, /*fold=*/false);
-    Trws trws(r);
-    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
-      for (Strategy s = 0; s < r.strategies(g); ++s)
-        trws.unary()[trws.unary_begin(g) + static_cast<std::size_t>(s)] =
-            static_cast<double>(r.costs(g)[s]);
+    CostNetwork net = CostNetwork::from_reduced(r);
+    Trws trws(net);
     for (int it = 0; it < 10; ++it) trws.iterate();
-    Evaluation e = evaluate(p, r.expand(trws.round()));
-    CHECK(e.cost == *test::brute_force_optimum(p));
+    const std::vector<Strategy> x = trws.round();
+    Evaluation e = evaluate(p, r.expand(x));
+    const Total optimum = *test::brute_force_optimum(p);
+    CHECK(e.cost == optimum);
+    CHECK(net.energy(x) == doctest::Approx(static_cast<double>(optimum)));
+    CHECK(trws.lower_bound() <= static_cast<double>(optimum) + 1e-6);
+  }
+}
+
+TEST_CASE("TRW-S bounds loopy problems from below; priced 1-opt never raises the energy") {
+  Rng rng(8);
+  for (int round = 0; round < 100; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(5));
+    spec.edges = static_cast<int>(rng.below(10));
+    spec.forbidden_share = 0;
+    spec.limit_factor = 0;  // no memory limit: the network is the whole problem
+    Problem p = test::random_problem(rng, spec);
+    Reduced r = Reduced::build(p, /*fold=*/false);
+    CostNetwork net = CostNetwork::from_reduced(r);
+    Trws trws(net);
+    const auto optimum = static_cast<double>(*test::brute_force_optimum(p));
+    for (int it = 0; it < 1 + static_cast<int>(rng.below(6)); ++it) {
+      trws.iterate();
+      CHECK(trws.lower_bound() <= optimum + 1e-6);
+    }
+    std::vector<Strategy> x = trws.round();
+    const double before = net.energy(x);
+    net.descend(x, 5);
+    CHECK(net.energy(x) <= before);
+    CHECK(net.energy(x) >= optimum - 1e-6);
   }
 }
 
@@ -225,6 +292,53 @@ TEST_CASE("a region split owns every node once and sees every cut edge from both
       if (count == 1) CHECK(part.cut_edges == 0);
     }
   }
+}
+
+TEST_CASE("the region workers' dual bound never exceeds the brute-force optimum") {
+  // Dual decomposition over 2-3 regions with memory priced per time segment: whatever the
+  // multipliers, the regions' summed TRW-S bounds minus the prices times the limit bound the
+  // optimum from below; the assembled labelling is a full assignment.
+  Rng rng(31);
+  int checked = 0;
+  for (int round = 0; round < 200; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 3 + static_cast<int>(rng.below(4));
+    spec.edges = 2 + static_cast<int>(rng.below(8));
+    spec.forbidden_share = 0;
+    spec.limit_factor = 1.0 + 0.3 * rng.uniform();
+    Problem p = test::random_problem(rng, spec);
+    const auto optimum = test::brute_force_optimum(p);
+    Reduced r = Reduced::build(p);
+    if (!optimum || r.num_nodes() < 2) continue;
+    Partition part = make_regions(r, 2 + rng.below(2));
+    CopyLayout copies(r, part);
+    DualState dual(r, copies, memory_price_unit(r));
+    std::vector<std::unique_ptr<RegionSolver>> regions;
+    for (std::uint32_t k = 0; k < part.regions.size(); ++k)
+      regions.push_back(std::make_unique<RegionSolver>(r, part, copies, k));
+    for (int step = 0; step < 8; ++step) {
+      std::vector<Strategy> x(r.num_nodes(), -1), labels(copies.size(), -1);
+      std::vector<double> usage(p.num_segments() + 1, 0.0);
+      double sum = 0;
+      const std::vector<double> weights = dual.member_weights();
+      for (std::uint32_t k = 0; k < regions.size(); ++k) {
+        RegionSolver& rs = *regions[k];
+        rs.solve(weights, dual.multipliers(), 2, nullptr);
+        for (std::size_t i = 0; i < rs.owned().size(); ++i) x[rs.owned()[i]] = rs.owned_label(i);
+        for (std::size_t j = 0; j < rs.num_copies(); ++j)
+          labels[copies.first[k] + j] = rs.copy_label(j);
+        sum += rs.lower_bound();
+      }
+      CHECK(std::find(x.begin(), x.end(), -1) == x.end());
+      CHECK(std::find(labels.begin(), labels.end(), -1) == labels.end());
+      CHECK(dual.bound(sum) <= static_cast<double>(*optimum) + 1e-6);
+      for (std::uint32_t k = 0; k < regions.size(); ++k)
+        DualState::add_usage(r, part.regions[k].owned, x, usage);
+      dual.update(x, labels, usage);
+    }
+    ++checked;
+  }
+  CHECK(checked > 100);
 }
 
 TEST_CASE("exact mode proves the brute-force optimum of small instances") {

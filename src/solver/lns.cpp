@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "iopddl/stop.hpp"
+#include "memory_index.hpp"
 
 namespace iopddl {
 
@@ -11,8 +12,15 @@ namespace {
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 }
 
-WindowSearch::WindowSearch(const Reduced& r)
-    : r_(r), table_min_(r.num_edges()), position_(r.num_nodes(), kNone) {
+WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index)
+    : r_(r), table_min_(r.num_edges()), index_(index), position_(r.num_nodes(), kNone) {
+  if (index_ != nullptr) {
+    varies_.assign(r.num_members(), 0);
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi)
+        for (Strategy s = 1; s < r.strategies(g); ++s)
+          if (r.member_usage(mi, s) != r.member_usage(mi, 0)) varies_[mi] = 1;
+  }
   for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
     const std::size_t size =
         static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
@@ -20,16 +28,21 @@ WindowSearch::WindowSearch(const Reduced& r)
   }
 }
 
-void WindowSearch::grow_window(Rng& rng) {
+void WindowSearch::clear_window() {
   for (std::uint32_t g : window_) position_[g] = kNone;
   window_.clear();
+}
+
+void WindowSearch::grow_window(Rng& rng) {
+  clear_window();
   const auto seed = seeds_.empty() ? static_cast<std::uint32_t>(rng.below(r_.num_nodes()))
                                    : seeds_[rng.below(seeds_.size())];
   window_.push_back(seed);
   position_[seed] = 0;
   // Breadth-first, neighbours in random order, up to size_ nodes.
   std::vector<std::uint32_t> next;
-  for (std::size_t head = 0; head < window_.size() && window_.size() < size_; ++head) {
+  const std::size_t size = size_[kGraph];
+  for (std::size_t head = 0; head < window_.size() && window_.size() < size; ++head) {
     next.clear();
     for (std::uint32_t e : r_.incident(window_[head])) {
       const std::uint32_t o = r_.other(e, window_[head]);
@@ -37,11 +50,42 @@ void WindowSearch::grow_window(Rng& rng) {
     }
     for (std::size_t i = next.size(); i > 1; --i) std::swap(next[i - 1], next[rng.below(i)]);
     for (std::uint32_t o : next) {
-      if (window_.size() >= size_) break;
+      if (window_.size() >= size) break;
       if (position_[o] != kNone) continue;
       position_[o] = static_cast<std::uint32_t>(window_.size());
       window_.push_back(o);
     }
+  }
+}
+
+// A time point where memory binds: of a few points drawn inside random members' intervals,
+// the one with the highest usage. The window is a random subset of the nodes live there
+// whose usage at that point depends on their strategy.
+void WindowSearch::time_window(const LocalState& state, Rng& rng) {
+  clear_window();
+  const Problem& p = r_.original();
+  const auto& members = index_->with_memory;
+  std::size_t t = 0;
+  Total top = UsageTree::lowest();
+  for (int draw = 0; draw < 3; ++draw) {
+    const NodeId v = r_.member_node(members[rng.below(members.size())]);
+    const std::size_t at = p.seg_lo(v) + rng.below(p.seg_hi(v) - p.seg_lo(v));
+    const Total u = state.usage().max(at, at + 1);
+    if (u > top) top = u, t = at;
+  }
+  std::vector<std::uint32_t> live;
+  index_->live_at(t, [&](std::uint32_t mi) {
+    const std::uint32_t g = index_->group[mi];
+    if (!varies_[mi] || position_[g] != kNone) return;
+    position_[g] = 0;  // a mark until the window is chosen
+    live.push_back(g);
+  });
+  for (std::uint32_t g : live) position_[g] = kNone;
+  const std::size_t size = std::min(size_[kTime], live.size());
+  for (std::size_t i = 0; i < size; ++i) {  // a partial Fisher-Yates shuffle
+    std::swap(live[i], live[i + rng.below(live.size() - i)]);
+    position_[live[i]] = static_cast<std::uint32_t>(i);
+    window_.push_back(live[i]);
   }
 }
 
@@ -147,14 +191,18 @@ bool WindowSearch::search_window(LocalState& state) {
 int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopControl& stop) {
   stop_ = &stop;
   int improved = 0;
+  const bool timed = index_ != nullptr && !index_->with_memory.empty() && state.limited();
   for (int w = 0; w < windows && !stop.should_stop(); ++w) {
-    grow_window(rng);
+    const Kind kind = timed && rng.uniform() < 0.5 ? kTime : kGraph;
+    if (kind == kTime)
+      time_window(state, rng);
+    else
+      grow_window(rng);
+    if (window_.empty()) continue;
     if (search_window(state)) ++improved;
     // Adapt the difficulty: grow after complete searches, shrink after cut-off ones.
-    if (complete_)
-      size_ = std::min<std::size_t>(size_ + 1, 40);
-    else
-      size_ = std::max<std::size_t>(size_ - 1, 2);
+    std::size_t& size = size_[kind];
+    size = complete_ ? std::min<std::size_t>(size + 1, 40) : std::max<std::size_t>(size - 1, 2);
   }
   return improved;
 }
@@ -162,8 +210,7 @@ int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopContro
 WindowSearch::Exact WindowSearch::solve_exactly(LocalState& state, std::size_t node_limit,
                                                 const StopControl& stop) {
   stop_ = &stop;
-  for (std::uint32_t g : window_) position_[g] = kNone;
-  window_.clear();
+  clear_window();
   // Breadth-first through every component, so that neighbours are placed close together
   // and inner edges enter the bound early.
   for (std::uint32_t root = 0; root < r_.num_nodes(); ++root) {

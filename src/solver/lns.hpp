@@ -1,8 +1,12 @@
-// Large-neighbourhood search: free a connected window of reduced nodes (grown breadth-first
-// from a random seed node) and re-solve it exactly with everything else fixed, by
-// depth-first branch-and-bound on the incremental state (so memory is checked against the
-// true limit at every step). The window size adapts: it grows while windows are solved to
-// optimality within the node budget and shrinks when they are not.
+// Large-neighbourhood search: free a window of reduced nodes and re-solve it exactly with
+// everything else fixed, by depth-first branch-and-bound on the incremental state (so memory
+// is checked against the true limit at every step). Two kinds of window:
+//  - in the graph: connected, grown breadth-first from a random seed node;
+//  - in time: nodes live at one well-filled time point, whose usage there depends on their
+//    strategy. These trade memory between nodes that share no edge, which is what a
+//    memory-bound instance with many isolated nodes needs.
+// Each kind's window size adapts: it grows while windows are solved to optimality within
+// the node budget and shrinks when they are not.
 #pragma once
 
 #include <vector>
@@ -11,16 +15,21 @@
 #include "state.hpp"
 
 namespace iopddl {
+struct MemoryIndex;
+}
+
+namespace iopddl {
 
 class StopControl;
 
 class WindowSearch {
  public:
-  explicit WindowSearch(const Reduced& r);
+  // With `index`, half of the windows (when memory is limited) are time windows.
+  explicit WindowSearch(const Reduced& r, const MemoryIndex* index = nullptr);
   // Runs `windows` windows on a feasible `state`; returns how many improved it.
   int run(LocalState& state, Rng& rng, int windows, const StopControl& stop);
-  std::size_t window_size() const { return size_; }
-  void set_window_size(std::size_t size) { size_ = size; }
+  std::size_t window_size() const { return size_[kGraph]; }
+  void set_window_size(std::size_t size) { size_[kGraph] = size_[kTime] = size; }
   void set_node_limit(std::size_t limit) { node_limit_ = limit; }
   // The whole reduced problem as one window, with a budget of search nodes. complete: the
   // search finished, so the state now holds an optimal assignment (if `feasible`) or no
@@ -34,14 +43,19 @@ class WindowSearch {
   void set_seeds(std::vector<std::uint32_t> seeds) { seeds_ = std::move(seeds); }
 
  private:
+  enum Kind { kGraph = 0, kTime = 1 };
+  void clear_window();
   void grow_window(Rng& rng);
+  void time_window(const LocalState& state, Rng& rng);
   bool search_window(LocalState& state);  // true if it found a cheaper assignment
   void dfs(LocalState& state, std::size_t depth, Total partial);
   Cost entry(const LocalState& state, std::uint32_t e) const;
 
   const Reduced& r_;
   std::vector<Cost> table_min_;  // per edge: its smallest entry
-  std::size_t size_ = 6;
+  const MemoryIndex* index_;
+  std::vector<char> varies_;  // per member: whether its usage depends on the strategy
+  std::size_t size_[2] = {6, 6};
   std::vector<std::uint32_t> seeds_;
   std::vector<std::uint32_t> window_;
   std::vector<std::uint32_t> position_;     // group -> index in window_ (or npos)

@@ -15,6 +15,9 @@ namespace iopddl {
 class Worker;
 struct MemoryIndex;
 
+// Cost per unit of usage at which memory starts to matter: the scale of memory prices.
+double memory_price_unit(const Reduced& r);
+
 class Portfolio {
  public:
   // `stream` separates the random streams of MPI ranks; `first_worker` offsets the workers'
@@ -43,6 +46,9 @@ class Portfolio {
   void set_prices(const std::vector<double>& prices);
   // Window seeds for large-neighbourhood search (a region's owned nodes; empty: all).
   void focus(const std::vector<std::uint32_t>& nodes);
+  // Worker 0 repairs and improves a reduced assignment from elsewhere (the region workers'
+  // assembly) under the true limit and keeps it if it beats its best. Returns whether it did.
+  bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store);
 
  private:
   SolveResult solve_small_exactly(StopControl& stop, IncumbentStore& store);

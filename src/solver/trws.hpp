@@ -1,12 +1,12 @@
-// Sequential tree-reweighted message passing (TRW-S, Kolmogorov 2006) for the priced
-// problem: a pairwise cost network over the reduced graph with no memory constraint left.
-// Messages persist between calls, so changing the unary costs a little (new memory prices)
-// and iterating again warm-starts from the previous state. Exact on trees and forests.
+// Sequential tree-reweighted message passing (TRW-S, Kolmogorov 2006) on a pairwise cost
+// network: the priced problem (no memory constraint left), or a region of it. Messages
+// persist between calls, so changing the node costs a little (new prices) and iterating
+// again warm-starts from the previous state. Exact on trees and forests.
 #pragma once
 
 #include <vector>
 
-#include "../reduce/reduced.hpp"
+#include "network.hpp"
 
 namespace iopddl {
 
@@ -14,25 +14,26 @@ class StopControl;
 
 class Trws {
  public:
-  explicit Trws(const Reduced& r);
-  // Unary costs, flat over groups in order (size = total strategies).
-  std::vector<double>& unary() { return unary_; }
-  std::size_t unary_begin(std::uint32_t g) const { return ubegin_[g]; }
+  // `net` must outlive this; its node costs may change between calls, its shape may not.
+  explicit Trws(const CostNetwork& net);
   // One forward and one backward pass; `stop` (if given) is polled every few thousand
   // nodes, and an interrupted pass leaves valid (partly updated) messages.
   void iterate(const StopControl* stop = nullptr);
   // Labels nodes in order, each given its already-labelled neighbours and the messages
   // from the others.
   std::vector<Strategy> round() const;
+  // A lower bound on the network's least energy: the messages reparametrise it (node costs
+  // plus incoming messages, edge tables minus the messages they sent) without changing any
+  // assignment's energy, so the sum of the smallest reparametrised entries bounds it.
+  double lower_bound() const;
   void reset_messages();
 
  private:
   void pass(bool forward, const StopControl* stop);
-  const Reduced& r_;
-  std::vector<std::uint64_t> ubegin_;
-  std::vector<double> unary_;
-  std::vector<double> table_;  // per edge, row-major in edge_u's strategy
-  std::vector<std::uint64_t> tbegin_;
+  const double* in(std::uint32_t e, std::uint32_t to) const {
+    return msg_.data() + mbegin_[e] + (net_.edge_u(e) == to ? 0 : net_.strategies(net_.edge_u(e)));
+  }
+  const CostNetwork& net_;
   std::vector<double> msg_;  // per edge: [to edge_u (k_u) | to edge_v (k_v)]
   std::vector<std::uint64_t> mbegin_;
   std::vector<double> gamma_;
