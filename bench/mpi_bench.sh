@@ -2,38 +2,41 @@
 # Distributed benchmark: the same total cores and time for 1 rank x 2 threads and for
 # 2 ranks x 1 thread, every answer checked by the evaluator, with peak memory per rank.
 #
-#   bench/mpi_bench.sh [-b SECONDS] [-o OUTDIR] FILE...
+#   bench/mpi_bench.sh [-b SECONDS] [-s "1 2 3"] [-o OUTDIR] [-x "extra iopddl args"] FILE...
 #
-# CSV columns: instance, layout (ranks x threads), seconds, cost, ratio to best known,
+# CSV columns: instance, layout (ranks x threads), seconds, seed, cost, ratio to best known,
 # peak resident memory per rank in MB (the largest over the ranks).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${IOPDDL:-$here/../build/iopddl}
-budget=20 out=$here/out
-while getopts "b:o:" opt; do
-  case $opt in b) budget=$OPTARG ;; o) out=$OPTARG ;; *) exit 2 ;; esac
+budget=20 out=$here/out seeds=1 extra=""
+while getopts "b:o:s:x:" opt; do
+  case $opt in
+    b) budget=$OPTARG ;; o) out=$OPTARG ;; s) seeds=$OPTARG ;; x) extra=$OPTARG ;;
+    *) exit 2 ;;
+  esac
 done
 shift $((OPTIND - 1))
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 mkdir -p "$out"
 csv=$out/mpi.csv
-echo "instance,layout,seconds,cost,ratio,peak_mb_per_rank" > "$csv"
+echo "instance,layout,seconds,seed,cost,ratio,peak_mb_per_rank" > "$csv"
 for file in "$@"; do
   name=$(basename "$file"); name=${name%.gz}; name=${name%.json}
   best=$(awk -F, -v n="$name" '$1 == n {print $2}' "$here/best_known.csv")
-  for layout in "1 2" "2 1"; do
+  for seed in $seeds; do for layout in "1 2" "2 1"; do
     read -r ranks threads <<< "$layout"
-    log=$out/$name.np$ranks.t$threads.log
+    log=$out/$name.np$ranks.t$threads.s$seed.log
     # Each rank reports its own peak memory through GNU time.
     # --bind-to none: otherwise Open MPI pins a lone rank, and its threads, to one core.
     mpirun -np "$ranks" --bind-to none sh -c "/usr/bin/time -f 'peak_kb %M' -o '$log.time.'\$OMPI_COMM_WORLD_RANK \
-      '$bin' solve '$file' --time-limit $budget --threads $threads" > "$log"
+      '$bin' solve '$file' --time-limit $budget --threads $threads --seed $seed $extra" > "$log"
     "$bin" evaluate --json "$file" "$log" > "$log.eval" || { echo "$name $layout: INFEASIBLE"; exit 1; }
     cost=$(sed -n 's/.*"cost":\([0-9-]*\).*/\1/p' "$log.eval")
     peak=$(cat "$log".time.* | awk '/peak_kb/ {if ($2 > m) m = $2} END {printf "%.0f", m / 1024}')
     ratio=$([[ -n $best ]] && awk -v c="$cost" -v b="$best" 'BEGIN {printf "%.5f", c / b}' || true)
-    echo "$name,${ranks}x$threads,$budget,$cost,$ratio,$peak" | tee -a "$csv"
+    echo "$name,${ranks}x$threads,$budget,$seed,$cost,$ratio,$peak" | tee -a "$csv"
     rm -f "$log".time.*
-  done
+  done; done
 done
 echo "wrote $csv"

@@ -134,6 +134,12 @@ int main(int argc, char** argv) {
                    "Seconds between synchronisations of the MPI ranks")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  cluster
+      ->add_option("--region-iterations", solve_settings.region_iterations,
+                   "TRW-S iterations of each rank's region worker per synchronisation (0: no "
+                   "region workers; they need at least 2 ranks)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
 #endif
   solve->set_config("--config", "", "Read options from a TOML file (as --dump-config writes)");
   solve->add_flag("--dump-config", dump_config, "Print the effective options as TOML and exit")

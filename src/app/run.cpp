@@ -197,6 +197,7 @@ int solve_and_print(Run& run) {
     mpi::DistributedOptions d;
     d.sync_seconds = settings.sync_seconds;
     d.price_blend = settings.price_blend;
+    d.region_iterations = settings.region_iterations;
     d.checkpoint_path = settings.checkpoint_path;
     d.checkpoint_seconds = settings.checkpoint_seconds;
     d.resume_path = settings.resume_path;

@@ -30,6 +30,7 @@ struct RunSettings {
   std::string checkpoint_path, resume_path;
   double checkpoint_seconds = 60;
   double sync_seconds = 1;
+  int region_iterations = 3;
   double price_blend = 0.5;
 };
 

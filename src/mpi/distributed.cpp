@@ -9,6 +9,11 @@
 //   3. the memory multipliers are averaged (one Allreduce of a flat array) and every rank
 //      blends its own with the average;
 //   4. rank 0 writes a checkpoint when asked (SIGUSR1) or when the period has passed.
+// With more than one rank, each phase starts with a round of the region workers (see
+// region_round and src/solver/region.hpp): dual decomposition of the priced problem over the
+// regions, with Lagrangian multipliers on the cut edges' agreement and on memory per time
+// segment, whose assembled labelling is repaired into a candidate incumbent and whose duals
+// give a lower bound.
 #include "distributed.hpp"
 
 #include <algorithm>
@@ -19,6 +24,7 @@
 
 #include "../partition/regions.hpp"
 #include "../solver/portfolio.hpp"
+#include "../solver/region.hpp"
 #include "checkpoint.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
@@ -54,6 +60,43 @@ Total trivial_bound(const Problem& p) {
     b += *std::min_element(t.begin(), t.end());
   }
   return b;
+}
+
+// One round of the region workers: each rank solves its region; one Allreduce of integer
+// arrays assembles the owners' labels and the copies' labels, one of doubles the usage
+// profile of the assembly and the regions' bounds. Every rank then takes the same
+// subgradient step on the multipliers, and one rank in turn repairs and improves the
+// assembly under the true limit (the MINLOC that follows shares it if it is the best).
+// Returns the lower bound of this round (rounded down; the lowest Total if none).
+Total region_round(const Reduced& r, const Partition& part, const CopyLayout& copies,
+                   DualState& dual, RegionSolver& region, int iterations, int rank, int size,
+                   std::uint64_t epoch, Portfolio& portfolio, StopControl& stop,
+                   IncumbentStore& store, MPI_Comm comm) {
+  const std::size_t n = r.num_nodes(), segments = r.original().num_segments();
+  region.solve(dual.member_weights(), dual.multipliers(), iterations, &stop);
+  std::vector<int> labels(n + copies.size(), 0);
+  for (std::size_t i = 0; i < region.owned().size(); ++i)
+    labels[region.owned()[i]] = region.owned_label(i);
+  for (std::size_t j = 0; j < region.num_copies(); ++j)
+    labels[n + copies.first[static_cast<std::size_t>(rank)] + j] = region.copy_label(j);
+  MPI_Allreduce(MPI_IN_PLACE, labels.data(), static_cast<int>(labels.size()), MPI_INT, MPI_SUM,
+                comm);
+  const std::vector<Strategy> x(labels.begin(), labels.begin() + static_cast<long>(n));
+  const std::vector<Strategy> copy_labels(labels.begin() + static_cast<long>(n), labels.end());
+  std::vector<double> profile(segments + 2, 0.0);
+  DualState::add_usage(r, part.regions[static_cast<std::size_t>(rank)].owned, x, profile);
+  profile[segments + 1] = region.lower_bound();
+  MPI_Allreduce(MPI_IN_PLACE, profile.data(), static_cast<int>(profile.size()), MPI_DOUBLE,
+                MPI_SUM, comm);
+  // The bound belongs to the prices the regions were solved with: take it before the step.
+  const double bound = dual.bound(profile[segments + 1]);
+  profile.pop_back();
+  dual.update(x, copy_labels, profile);
+  if (static_cast<int>(epoch % static_cast<std::uint64_t>(size)) == rank)
+    portfolio.improve(x, stop, store);
+  // Doubles carry rounding error: stay below by a relative margin before rounding down.
+  if (!std::isfinite(bound) || std::fabs(bound) > 1e30) return -(Total{1} << 120);
+  return static_cast<Total>(std::floor(bound - 1e-9 * std::fabs(bound) - 1.0));
 }
 
 }  // namespace
@@ -93,7 +136,18 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   if (size > 1) portfolio.focus(part.regions[static_cast<std::size_t>(rank)].owned);
   const std::string summary = part.summary();
   log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
-  const std::string lower_bound = to_string(trivial_bound(p));  // for checkpoints
+  // Region workers (with more than one rank): every rank solves its own region under the
+  // shared multipliers, which every rank updates identically from the same gathered arrays.
+  const bool regional = size > 1 && d.region_iterations > 0 && part.regions.size() > 1;
+  std::unique_ptr<CopyLayout> copies;
+  std::unique_ptr<DualState> dual;
+  std::unique_ptr<RegionSolver> region;
+  if (regional) {
+    copies = std::make_unique<CopyLayout>(r, part);
+    dual = std::make_unique<DualState>(r, *copies, memory_price_unit(r));
+    region = std::make_unique<RegionSolver>(r, part, *copies, static_cast<std::uint32_t>(rank));
+  }
+  Total lower_bound = trivial_bound(p);
   if (resume && !resume->assignment.empty()) {
     std::vector<Strategy> x;
     Evaluation e = evaluate(p, resume->assignment);
@@ -117,6 +171,14 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   std::vector<double> prices, sum;
   std::uint64_t epoch = 0;
   for (;; ++epoch) {
+    if (regional) {
+      const Total bound = region_round(r, part, *copies, *dual, *region, d.region_iterations,
+                                       rank, size, epoch, portfolio, stop, store, comm);
+      if (bound > lower_bound) {
+        lower_bound = bound;
+        if (rank == 0) log.info("lower bound %s from the regions' dual", to_string(bound).c_str());
+      }
+    }
     if (o.deterministic) {
       portfolio.run(stop, store, d.sync_rounds);
     } else {
@@ -172,7 +234,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
         c.cost = to_string(store.cost());
       }
       c.prices = prices;
-      c.lower_bound = lower_bound;
+      c.lower_bound = to_string(lower_bound);
       c.seed = o.seed;
       c.elapsed = stop.elapsed();
       c.rounds = epoch + 1;
