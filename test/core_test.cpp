@@ -8,6 +8,7 @@
 #include "solver/portfolio.hpp"
 #include "solver/region.hpp"
 #include "solver/state.hpp"
+#include "solver/tree_block.hpp"
 #include "solver/trws.hpp"
 #include "support.hpp"
 
@@ -181,6 +182,66 @@ TEST_CASE("TRW-S bounds loopy problems from below; priced 1-opt never raises the
     net.descend(x, 5);
     CHECK(net.energy(x) <= before);
     CHECK(net.energy(x) >= optimum - 1e-6);
+  }
+}
+
+TEST_CASE("a tree block over a tree-shaped instance relabels it to the optimum") {
+  Rng rng(12);
+  for (int round = 0; round < 100; ++round) {
+    ProblemBuilder b;
+    const int n = 2 + static_cast<int>(rng.below(7));
+    for (int v = 0; v < n; ++v) {
+      const int k = 1 + static_cast<int>(rng.below(4));
+      std::vector<Cost> c(static_cast<std::size_t>(k));
+      std::vector<Usage> u(static_cast<std::size_t>(k), 1);
+      for (auto& x : c) x = static_cast<Cost>(rng.below(100));
+      b.add_node(0, 1, c, u);
+    }
+    for (int v = 1; v < n; ++v) {
+      const auto parent = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(v)));
+      std::vector<Cost> t(
+          static_cast<std::size_t>(b.strategies(parent) * b.strategies(static_cast<NodeId>(v))));
+      for (auto& x : t) x = static_cast<Cost>(rng.below(100));
+      b.add_edge(parent, static_cast<NodeId>(v), b.add_table(t));
+    }
+    Problem p = std::move(b).build();
+    Reduced r = Reduced::build(p, /*fold=*/false);
+    LocalState state(r);
+    state.assign(std::vector<Strategy>(r.num_nodes(), 0));
+    TreeBlockSearch search(r);
+    search.improve(state, rng, static_cast<std::uint32_t>(rng.below(r.num_nodes())), r.num_nodes());
+    CHECK(state.cost() == *test::brute_force_optimum(p));
+    CHECK(evaluate(p, r.expand(state.assignment())).cost == state.cost());
+  }
+}
+
+TEST_CASE("tree blocks keep a feasible state feasible and never raise its cost") {
+  Rng rng(13);
+  for (int round = 0; round < 200; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(6));
+    spec.edges = static_cast<int>(rng.below(10));
+    spec.limit_factor = 1.0 + 0.3 * rng.uniform();
+    Problem p = test::random_problem(rng, spec);
+    Reduced r = Reduced::build(p);
+    if (r.stats().infeasible_forbidden) continue;
+    LocalState state(r);
+    std::vector<Strategy> x(r.num_nodes());
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
+    state.assign(x);
+    if (!state.feasible()) continue;
+    TreeBlockSearch search(r);
+    StopControl stop;
+    for (int step = 0; step < 5; ++step) {
+      const Total before = state.cost();
+      search.run(state, rng, 3, 1 + rng.below(6), stop);
+      CHECK(state.feasible());
+      CHECK(state.cost() <= before);
+      Evaluation e = evaluate(p, r.expand(state.assignment()));
+      CHECK(e.feasible);
+      if (e.forbidden_picks == 0) CHECK(e.cost == state.cost());
+    }
   }
 }
 

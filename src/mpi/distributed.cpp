@@ -182,8 +182,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     if (o.deterministic) {
       portfolio.run(stop, store, d.sync_rounds);
     } else {
-      StopControl phase(stop, d.sync_seconds);
-      portfolio.run(phase, store, std::numeric_limits<std::uint64_t>::max());
+      portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
     }
     // 1. Stop together.
     int want_stop = stop.should_stop() || epoch + 1 >= max_epochs;

@@ -32,8 +32,9 @@ class Portfolio {
   // optimal (run() may still be called; it cannot improve).
   SolveResult start(StopControl& stop, IncumbentStore& store);
   // Runs every worker (one thread each) until `stop` says stop or each has done `rounds`
-  // more pricing rounds.
-  void run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds);
+  // more pricing rounds or, with `seconds` > 0, until that time has passed (a soft phase
+  // end, checked between rounds: a round is never cut short by it, only by `stop`).
+  void run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds, double seconds = 0);
 
   const Reduced& reduced() const { return *reduced_; }
   // The best reduced assignment over the workers (empty if none) and its cost.
