@@ -106,26 +106,44 @@ std::vector<Strategy> Trws::round() const {
 }
 
 double Trws::lower_bound() const {
-  double bound = 0;
-  std::vector<double> belief;
-  for (std::uint32_t i = 0; i < net_.num_nodes(); ++i) {
-    const Strategy ki = net_.strategies(i);
-    belief.assign(net_.unary(i), net_.unary(i) + ki);
+  // The reparametrisation: node costs plus incoming messages, edge tables minus the
+  // messages they sent. Then each table's row minima are pushed into its first end and its
+  // column minima into its second end (a block step of the local LP's dual, which never
+  // lowers the bound); the bound is the sum of the node minima and the table minima.
+  if (net_.num_nodes() == 0) return 0;
+  std::vector<double> node(net_.unary(0), net_.unary(0) + net_.unary_size());
+  for (std::uint32_t i = 0; i < net_.num_nodes(); ++i)
     for (std::uint32_t e : net_.incident(i)) {
       const double* m = in(e, i);
-      for (Strategy s = 0; s < ki; ++s) belief[s] += m[s];
+      double* b = node.data() + net_.unary_begin(i);
+      for (Strategy s = 0; s < net_.strategies(i); ++s) b[s] += m[s];
     }
-    bound += *std::min_element(belief.begin(), belief.end());
-  }
+  double bound = 0;
+  std::vector<double> t;
   for (std::uint32_t e = 0; e < net_.num_edges(); ++e) {
     const std::uint32_t u = net_.edge_u(e), v = net_.edge_v(e);
     const Strategy ku = net_.strategies(u), kv = net_.strategies(v);
-    const double *t = net_.table(e), *mu = in(e, u), *mv = in(e, v);
-    double m = std::numeric_limits<double>::infinity();
+    const double *mu = in(e, u), *mv = in(e, v);
+    t.assign(net_.table(e), net_.table(e) + static_cast<std::size_t>(ku) * kv);
     for (Strategy a = 0; a < ku; ++a)
-      for (Strategy b = 0; b < kv; ++b)
-        m = std::min(m, t[static_cast<std::size_t>(a) * kv + b] - mu[a] - mv[b]);
-    bound += m;
+      for (Strategy b = 0; b < kv; ++b) t[static_cast<std::size_t>(a) * kv + b] -= mu[a] + mv[b];
+    double* nu = node.data() + net_.unary_begin(u);
+    double* nv = node.data() + net_.unary_begin(v);
+    for (Strategy a = 0; a < ku; ++a) {
+      double* row = t.data() + static_cast<std::size_t>(a) * kv;
+      const double r = *std::min_element(row, row + kv);
+      for (Strategy b = 0; b < kv; ++b) row[b] -= r;
+      nu[a] += r;
+    }
+    for (Strategy b = 0; b < kv; ++b) {
+      double r = std::numeric_limits<double>::infinity();
+      for (Strategy a = 0; a < ku; ++a) r = std::min(r, t[static_cast<std::size_t>(a) * kv + b]);
+      nv[b] += r;  // the table's minimum is now 0
+    }
+  }
+  for (std::uint32_t i = 0; i < net_.num_nodes(); ++i) {
+    const double* b = node.data() + net_.unary_begin(i);
+    bound += *std::min_element(b, b + net_.strategies(i));
   }
   return bound;
 }
