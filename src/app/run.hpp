@@ -31,7 +31,7 @@ struct RunSettings {
   double checkpoint_seconds = 60;
   double sync_seconds = 1;
   int region_iterations = 3;
-  double price_blend = 0.5;
+  double price_blend = 0.0;
 };
 
 // Whether this run goes through MPI: launched by mpirun/srun, or checkpoints asked for.

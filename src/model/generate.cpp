@@ -1,6 +1,7 @@
 // The generator mimics how XLA auto-sharding requests look (PROBLEM.md): nodes follow the
 // schedule, most live 2-3 steps and about 12 % live a quarter of the horizon; a strategy
-// shards a tensor d ways, dividing its memory by d and adding communication cost; edges
+// shards a tensor d ways, dividing its memory (and its small compute cost) by d and adding
+// communication cost that grows with d; edges
 // join nearby nodes with resharding costs (0 when the layouts match). The forbidden family
 // adds followers (equality edges: 0 on the diagonal, 10^18 elsewhere) and alias edges
 // (only 0 and 10^18); the memory family has none and leaves many nodes isolated.
@@ -46,8 +47,13 @@ Problem generate_problem(const GeneratorOptions& o) {
     for (int s = 0; s < k; ++s) {
       const int d = 1 << rng.below(5);  // 1..16 ways
       shard[v][s] = d;
-      const double comm = d > 1 ? tensor[v] * (0.2 + rng.uniform()) : 0.0;
-      cost[s] = static_cast<Cost>(flops / d + comm);
+      // Sharding divides memory and compute but adds communication that grows with the
+      // degree, so replicated layouts are cheap and memory-hungry: cost and memory pull
+      // against each other, as in XLA's requests (without this, the least-memory layout
+      // is also nearly the cheapest and the memory limit costs little).
+      const double comm =
+          d > 1 ? tensor[v] * (0.3 + 0.4 * std::log2(d)) * (0.5 + rng.uniform()) : 0.0;
+      cost[s] = static_cast<Cost>(0.1 * flops / d + comm);
       usage[s] = static_cast<Usage>(tensor[v] / d * (0.8 + 0.4 * rng.uniform()));
     }
     auto lo = static_cast<std::int64_t>(v) + static_cast<std::int64_t>(rng.below(3));

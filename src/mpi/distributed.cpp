@@ -6,8 +6,9 @@
 //   1. agree whether to stop (logical or: a rank past the deadline or signalled stops all);
 //   2. the best assignment (MINLOC over the ranks' best costs, ties to the lower rank) is
 //      broadcast and every rank continues from it; rank 0 keeps it as the incumbent;
-//   3. the memory multipliers are averaged (one Allreduce of a flat array) and every rank
-//      blends its own with the average;
+//   3. with --price-blend, the memory multipliers are averaged (one Allreduce of a flat
+//      array) and every rank blends its own with the average (off by default: the ranks'
+//      price levels differ on purpose, and instances differ in which level suits them);
 //   4. rank 0 writes a checkpoint when asked (SIGUSR1) or when the period has passed.
 // With more than one rank, each phase starts with a round of the region workers (see
 // region_round and src/solver/region.hpp): dual decomposition of the priced problem over the
@@ -148,6 +149,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     region = std::make_unique<RegionSolver>(r, part, *copies, static_cast<std::uint32_t>(rank));
   }
   Total lower_bound = trivial_bound(p);
+  bool bound_from_regions = false;
   if (resume && !resume->assignment.empty()) {
     std::vector<Strategy> x;
     Evaluation e = evaluate(p, resume->assignment);
@@ -176,6 +178,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                                        rank, size, epoch, portfolio, stop, store, comm);
       if (bound > lower_bound) {
         lower_bound = bound;
+        bound_from_regions = true;
         if (rank == 0) log.info("lower bound %s from the regions' dual", to_string(bound).c_str());
       }
     }
@@ -208,12 +211,13 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                    to_string(e.cost).c_str(), best.rank);
       }
     }
-    // 3. Memory multipliers: every rank moves part of the way to the average.
+    // 3. Memory multipliers: with --price-blend, every rank moves part of the way to the
+    // average (the same setting on every rank, so all or none take part).
     prices = portfolio.prices();
-    sum = prices;
-    MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM,
-                  comm);
     if (d.price_blend > 0) {
+      sum = prices;
+      MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM,
+                    comm);
       for (std::size_t i = 0; i < prices.size(); ++i)
         prices[i] = (1 - d.price_blend) * prices[i] + d.price_blend * sum[i] / size;
       portfolio.set_prices(prices);
@@ -243,6 +247,9 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     }
     if (want_stop) break;
   }
+  if (rank == 0)
+    log.info("lower bound %s (%s)", to_string(lower_bound).c_str(),
+             bound_from_regions ? "the regions' dual" : "every node and edge at its cheapest");
   return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
 }
 

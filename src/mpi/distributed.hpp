@@ -22,7 +22,7 @@ bool launched_by_mpi();
 
 struct DistributedOptions {
   double sync_seconds = 1.0;         // wall time between synchronisations
-  double price_blend = 0.5;          // how far each rank moves its prices to the average
+  double price_blend = 0.0;          // how far each rank moves its prices to the average
   std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)
   int region_iterations = 3;         // TRW-S iterations per region round (0: no region workers)
   std::string checkpoint_path;       // periodic checkpoints (and one at the end) go here

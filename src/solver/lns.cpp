@@ -35,8 +35,14 @@ void WindowSearch::clear_window() {
 
 void WindowSearch::grow_window(Rng& rng) {
   clear_window();
-  const auto seed = seeds_.empty() ? static_cast<std::uint32_t>(rng.below(r_.num_nodes()))
-                                   : seeds_[rng.below(seeds_.size())];
+  // Windows grow around forbidden picks while there are any (most of the time), else from
+  // the seed set, else from anywhere.
+  std::uint32_t seed;
+  if (!forbidden_.empty() && rng.uniform() < 0.8)
+    seed = forbidden_[rng.below(forbidden_.size())];
+  else
+    seed = seeds_.empty() ? static_cast<std::uint32_t>(rng.below(r_.num_nodes()))
+                          : seeds_[rng.below(seeds_.size())];
   window_.push_back(seed);
   position_[seed] = 0;
   // Breadth-first, neighbours in random order, up to size_ nodes.
@@ -191,6 +197,14 @@ bool WindowSearch::search_window(LocalState& state) {
 int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopControl& stop) {
   stop_ = &stop;
   int improved = 0;
+  // The nodes at a forbidden pick (own cost or an edge entry).
+  forbidden_.clear();
+  if (state.cost() >= kForbidden)
+    for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
+      bool bad = is_forbidden(r_.costs(g)[state.at(g)]);
+      for (std::uint32_t e : r_.incident(g)) bad = bad || is_forbidden(entry(state, e));
+      if (bad) forbidden_.push_back(g);
+    }
   const bool timed = index_ != nullptr && !index_->with_memory.empty() && state.limited();
   for (int w = 0; w < windows && !stop.should_stop(); ++w) {
     const Kind kind = timed && rng.uniform() < 0.5 ? kTime : kGraph;

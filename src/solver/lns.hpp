@@ -57,6 +57,7 @@ class WindowSearch {
   std::vector<char> varies_;  // per member: whether its usage depends on the strategy
   std::size_t size_[2] = {6, 6};
   std::vector<std::uint32_t> seeds_;
+  std::vector<std::uint32_t> forbidden_;  // nodes at a forbidden pick, at the start of run()
   std::vector<std::uint32_t> window_;
   std::vector<std::uint32_t> position_;     // group -> index in window_ (or npos)
   std::vector<std::uint32_t> inner_edges_;  // edges with both ends in the window

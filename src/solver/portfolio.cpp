@@ -31,7 +31,20 @@ constexpr int kTrwsIterations = 6;
 // Tree-block moves per batch on a stagnating worker's best, and their size: on M at 20 s
 // they took the answer from 1.00356 to 1.00342 (sizes 50 to 2,000 alike).
 constexpr int kTreeBlocks = 100;
+// While a worker's best still picks a forbidden entry, it also polishes (without
+// scattering its prices) every this many rounds without improvement; its windows then grow
+// around the bad picks.
+constexpr int kStaleWhileForbidden = 3;
+// Price levels of the workers, in order (worker w takes entry w mod 4), as multiples of the
+// price unit. Instances differ in which level suits them, so the first two (what a 2-core
+// run has) are far apart: at 20 s, seeds 1-3, M reached 1.00055/1.00026/1.00004 at 0.15 and
+// 1.0034-1.0035 at 1 and 3; N did best at 1 (1.107 median against 1.188 at 0.15).
+constexpr double kPriceScales[4] = {0.15, 1.0, 0.4, 3.0};
 constexpr std::size_t kTreeBlockSize = 300;
+// Moves a greedy repair may force (over the limit elsewhere) before it gives up, and the
+// overloaded points it may visit (first rounds on the shared instances visit 22-923).
+constexpr std::size_t kForcedMoves = 200;
+constexpr std::size_t kRepairSteps = 5000;
 
 class Worker {
  public:
@@ -70,6 +83,11 @@ class Worker {
       state_.assign(x);
       const bool was_feasible = state_.feasible();
       update_prices();
+      // Far over the limit after the first round, greedy repair takes very many moves and
+      // ends nowhere good: leave it to the raised prices. (The first round is repaired
+      // whatever its excess: the worker needs a start.)
+      if (!was_feasible && !first && state_.peak() > state_.limit() + state_.limit() / 2)
+        continue;
       if (!was_feasible && !repair(stop)) continue;
       descend(stop);
       if (state_.feasible() && (best_x_.empty() || state_.cost() < best_cost_)) {
@@ -81,6 +99,8 @@ class Worker {
         polish_best(stop, store, log);
         perturb();
         stale_ = 0;
+      } else if (best_cost_ >= kForbidden && stale_ % kStaleWhileForbidden == 0) {
+        polish_best(stop, store, log);  // prices untouched: only the bad picks are targeted
       }
     }
   }
@@ -158,15 +178,19 @@ class Worker {
   void polish_best(StopControl& stop, IncumbentStore& store, Log& log) {
     if (best_x_.empty() || lns_windows_ <= 0) return;
     state_.assign(best_x_);
-    // Tree blocks first (cheap, wide), then exact windows (narrow, any shape).
-    while (!stop.should_stop() && tree_.run(state_, rng_, kTreeBlocks, kTreeBlockSize, stop) > 0)
+    // Tree blocks first (cheap, wide), then exact windows (narrow, any shape); every batch
+    // that improves is offered at once (the first may remove a forbidden pick, and the
+    // batches after it can take long).
+    auto keep = [&](const char* how) {
       descend(stop);
-    while (!stop.should_stop() && lns_.run(state_, rng_, lns_windows_, stop) > 0) descend(stop);
-    if (state_.feasible() && state_.cost() < best_cost_) {
+      if (!state_.feasible() || state_.cost() >= best_cost_) return;
       best_cost_ = state_.cost();
       best_x_ = state_.assignment();
-      offer(store, log, "lns");
-    }
+      offer(store, log, how);
+    };
+    while (!stop.should_stop() && tree_.run(state_, rng_, kTreeBlocks, kTreeBlockSize, stop) > 0)
+      keep("tree");
+    while (!stop.should_stop() && lns_.run(state_, rng_, lns_windows_, stop) > 0) keep("lns");
   }
 
   // Stagnation: the prices have settled on a labelling that repair and 1-opt cannot improve.
@@ -226,7 +250,8 @@ class Worker {
     std::vector<Candidate> cands;
     std::vector<std::uint32_t> groups;
     std::vector<Total> d;
-    const std::size_t max_steps = 4 * r_.num_nodes() + 100;
+    const std::size_t max_steps = std::min<std::size_t>(4 * r_.num_nodes() + 100, kRepairSteps);
+    std::size_t forced = 0;
     for (std::size_t step = 0; step < max_steps; ++step) {
       if (state_.feasible()) return true;
       if ((step & 15) == 0 && stop.should_stop()) return false;
@@ -259,10 +284,24 @@ class Worker {
       if (cands.empty()) return false;
       std::sort(cands.begin(), cands.end(),
                 [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+      // Take moves in order of score until t is within the limit: one group moves at most
+      // once per step, with its cost change recomputed (a neighbour may have moved).
       bool moved = false;
-      for (const Candidate& c : cands)
-        if ((moved = state_.try_move(c.g, c.s, c.d))) break;
-      if (!moved) state_.move(cands[0].g, cands[0].s, cands[0].d);
+      ++now;
+      for (const Candidate& c : cands) {
+        if (stamp[c.g] == now) continue;
+        if (!state_.try_move(c.g, c.s, state_.delta(c.g, c.s))) continue;
+        moved = true;
+        stamp[c.g] = now;
+        if (state_.usage().max(t, t + 1) <= limit) break;
+      }
+      // No move fits without raising the peak elsewhere: force the best one, but a repair
+      // that keeps forcing is going round in circles (it happens far over the limit, in the
+      // first rounds, before the prices have risen): give up and leave it to the prices.
+      if (!moved) {
+        if (++forced > kForcedMoves) return false;
+        state_.move(cands[0].g, cands[0].s, state_.delta(cands[0].g, cands[0].s));
+      }
     }
     return state_.feasible();
   }
@@ -375,7 +414,8 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
     const int w = first_worker_ + i;  // the global worker index sets the price level
     Pricing pricing = o_.pricing;
     if (pricing == Pricing::kMixed) pricing = w % 2 == 0 ? Pricing::kPerMember : Pricing::kPerTime;
-    const double scale = std::pow(3.0, o_.pricing == Pricing::kMixed ? (w / 2) % 4 : w % 4);
+    const double scale =
+        kPriceScales[static_cast<std::size_t>(o_.pricing == Pricing::kMixed ? (w / 2) % 4 : w % 4)];
     workers_.push_back(std::make_unique<Worker>(r, *index_, unit * scale, o_.seed, stream_, w,
                                                 o_.stale_rounds, pricing, o_.lns_windows));
   }

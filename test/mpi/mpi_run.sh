@@ -66,6 +66,19 @@ case $check in
     status=0
     run solve "$instance" --resume bad.txt > bad_out.txt 2> err.txt || status=$?
     [[ $status -eq 3 ]] && grep -q "corrupt checkpoint" err.txt || { echo "corrupt checkpoint: $status $(cat err.txt)"; exit 1; } ;;
+  regions)
+    # The region workers run (one region per rank), the answer is valid, and
+    # the lower bound rank 0 reports never exceeds the cost of the answer.
+    run solve "$instance" --time-limit 4 --sync-seconds 0.3 > out.txt
+    last_line_feasible out.txt
+    grep -q "$ranks ranks: $ranks regions" out.txt || { echo "no region per rank"; exit 1; }
+    cost=$("$bin" evaluate --json "$instance" out.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
+    bound=$(sed -n 's/.*lower bound \(-*[0-9]*\) .*/\1/p' out.txt | tail -n 1)
+    [[ -n $bound ]] || { echo "no lower bound reported"; exit 1; }
+    (( bound <= cost )) || { echo "lower bound $bound above the answer's cost $cost"; exit 1; }
+    # Without region workers the run is still valid.
+    run solve "$instance" --time-limit 2 --region-iterations 0 > plain.txt
+    last_line_feasible plain.txt ;;
   *) echo "unknown check $check"; exit 2 ;;
 esac
 echo "mpi $check with $ranks ranks: ok"
