@@ -48,7 +48,7 @@ for file in "$@"; do
   done
   if command -v gnuplot > /dev/null; then
     plots=""
-    # With a best known cost: the ratio to it, clipped at 1.1 so the end game is visible;
+    # With a best known cost: the ratio to it, clipped so that the end game is visible;
     # otherwise the cost on a log scale.
     column=2
     [[ -n $best ]] && column="(\$2/$best)"
@@ -58,7 +58,10 @@ for file in "$@"; do
     done
     if [[ -n $plots ]]; then
       if [[ -n $best ]]; then
-        axis="set ylabel 'cost / best known'; set yrange [*:1.1]; set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2"
+        # Clip at 1.1, or higher when even the best final answer is above that.
+        top=$(awk -F, -v n="$name" '$1 == n && $5 != "" {if (m == "" || $5 < m) m = $5}
+                END {t = 1.1 * m; printf "%.3f", (m == "" || t < 1.1) ? 1.1 : t}' "$csv")
+        axis="set ylabel 'cost / best known'; set yrange [*:$top]; set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2"
       else
         axis="set ylabel 'cost'; set logscale y"
       fi
