@@ -27,6 +27,28 @@ void for_each_reduced(const Reduced& r,
   }
 }
 
+// A random tree-shaped problem of `least` to least + 6 nodes (1-4 strategies each, costs
+// below 100) with no memory limit: node v hangs below an earlier node.
+Problem random_tree_problem(Rng& rng, int least) {
+  ProblemBuilder b;
+  const int n = least + static_cast<int>(rng.below(7));
+  for (int v = 0; v < n; ++v) {
+    const int k = 1 + static_cast<int>(rng.below(4));
+    std::vector<Cost> c(static_cast<std::size_t>(k));
+    std::vector<Usage> u(static_cast<std::size_t>(k), 1);
+    for (auto& x : c) x = static_cast<Cost>(rng.below(100));
+    b.add_node(0, 1, c, u);
+  }
+  for (int v = 1; v < n; ++v) {
+    const auto parent = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(v)));
+    std::vector<Cost> t(
+        static_cast<std::size_t>(b.strategies(parent) * b.strategies(static_cast<NodeId>(v))));
+    for (auto& x : t) x = static_cast<Cost>(rng.below(100));
+    b.add_edge(parent, static_cast<NodeId>(v), b.add_table(t));
+  }
+  return std::move(b).build();
+}
+
 }  // namespace
 
 TEST_CASE("presolve then undo keeps the brute-force optimum and every cost exact") {
@@ -130,23 +152,7 @@ TEST_CASE("the delta evaluator equals the reference evaluator after random move 
 TEST_CASE("TRW-S finds the optimum of tree-shaped problems without memory limit") {
   Rng rng(4);
   for (int round = 0; round < 100; ++round) {
-    ProblemBuilder b;
-    const int n = 1 + static_cast<int>(rng.below(7));
-    for (int v = 0; v < n; ++v) {
-      const int k = 1 + static_cast<int>(rng.below(4));
-      std::vector<Cost> c(static_cast<std::size_t>(k));
-      std::vector<Usage> u(static_cast<std::size_t>(k), 1);
-      for (auto& x : c) x = static_cast<Cost>(rng.below(100));
-      b.add_node(0, 1, c, u);
-    }
-    for (int v = 1; v < n; ++v) {  // a random tree: v hangs below an earlier node
-      const auto parent = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(v)));
-      std::vector<Cost> t(
-          static_cast<std::size_t>(b.strategies(parent) * b.strategies(static_cast<NodeId>(v))));
-      for (auto& x : t) x = static_cast<Cost>(rng.below(100));
-      b.add_edge(parent, static_cast<NodeId>(v), b.add_table(t));
-    }
-    Problem p = std::move(b).build();
+    Problem p = random_tree_problem(rng, 1);
     Reduced r = Reduced::build(p, /*fold=*/false);
     CostNetwork net = CostNetwork::from_reduced(r);
     Trws trws(net);
@@ -188,23 +194,7 @@ TEST_CASE("TRW-S bounds loopy problems from below; priced 1-opt never raises the
 TEST_CASE("a tree block over a tree-shaped instance relabels it to the optimum") {
   Rng rng(12);
   for (int round = 0; round < 100; ++round) {
-    ProblemBuilder b;
-    const int n = 2 + static_cast<int>(rng.below(7));
-    for (int v = 0; v < n; ++v) {
-      const int k = 1 + static_cast<int>(rng.below(4));
-      std::vector<Cost> c(static_cast<std::size_t>(k));
-      std::vector<Usage> u(static_cast<std::size_t>(k), 1);
-      for (auto& x : c) x = static_cast<Cost>(rng.below(100));
-      b.add_node(0, 1, c, u);
-    }
-    for (int v = 1; v < n; ++v) {
-      const auto parent = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(v)));
-      std::vector<Cost> t(
-          static_cast<std::size_t>(b.strategies(parent) * b.strategies(static_cast<NodeId>(v))));
-      for (auto& x : t) x = static_cast<Cost>(rng.below(100));
-      b.add_edge(parent, static_cast<NodeId>(v), b.add_table(t));
-    }
-    Problem p = std::move(b).build();
+    Problem p = random_tree_problem(rng, 2);
     Reduced r = Reduced::build(p, /*fold=*/false);
     LocalState state(r);
     state.assign(std::vector<Strategy>(r.num_nodes(), 0));

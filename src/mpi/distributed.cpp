@@ -87,8 +87,8 @@ Total region_round(const Reduced& r, const Partition& part, const CopyLayout& co
   std::vector<double> profile(segments + 2, 0.0);
   DualState::add_usage(r, part.regions[static_cast<std::size_t>(rank)].owned, x, profile);
   profile[segments + 1] = region.lower_bound();
-  MPI_Allreduce(MPI_IN_PLACE, profile.data(), static_cast<int>(profile.size()), MPI_DOUBLE,
-                MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, profile.data(), static_cast<int>(profile.size()), MPI_DOUBLE, MPI_SUM,
+                comm);
   // The bound belongs to the prices the regions were solved with: take it before the step.
   const double bound = dual.bound(profile[segments + 1]);
   profile.pop_back();
@@ -174,8 +174,8 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   std::uint64_t epoch = 0;
   for (;; ++epoch) {
     if (regional) {
-      const Total bound = region_round(r, part, *copies, *dual, *region, d.region_iterations,
-                                       rank, size, epoch, portfolio, stop, store, comm);
+      const Total bound = region_round(r, part, *copies, *dual, *region, d.region_iterations, rank,
+                                       size, epoch, portfolio, stop, store, comm);
       if (bound > lower_bound) {
         lower_bound = bound;
         bound_from_regions = true;

@@ -6,9 +6,9 @@
 // strategies that must pick a forbidden (10^18) entry are removed and the removal propagates;
 // strategies dominated by another of their group (no worse in node cost, in every incident
 // edge and in every member's usage) are removed. Parallel edges are summed, edges inside a
-// group become node costs, and each table's row and column minima move into node costs. Memory stays exact:
-// every member keeps its own interval, with its usage read through the choice table. The
-// choice tables are the undo stack: expand() maps any reduced assignment back to the input.
+// group become node costs, and each table's row and column minima move into node costs. Memory
+// stays exact: every member keeps its own interval, with its usage read through the choice table.
+// The choice tables are the undo stack: expand() maps any reduced assignment back to the input.
 #pragma once
 
 #include <string>
@@ -20,13 +20,13 @@ namespace iopddl {
 
 struct PresolveStats {
   std::size_t rounds = 0;
-  std::size_t dead_strategies = 0;    // removed: forbidden node cost or forced forbidden pick
-  std::size_t folded_nodes = 0;       // nodes folded into a neighbour's group
-  std::size_t parallel_edges = 0;     // edges summed into another between the same groups
-  std::size_t internal_edges = 0;     // edges turned into node costs (both ends in one group)
+  std::size_t dead_strategies = 0;       // removed: forbidden node cost or forced forbidden pick
+  std::size_t folded_nodes = 0;          // nodes folded into a neighbour's group
+  std::size_t parallel_edges = 0;        // edges summed into another between the same groups
+  std::size_t internal_edges = 0;        // edges turned into node costs (both ends in one group)
   std::size_t dominated_strategies = 0;  // removed: another is no worse in cost, edges, usage
   std::size_t minima_moved = 0;          // edge tables whose row/column minima became node costs
-  bool infeasible_forbidden = false;  // some node has only forbidden choices: presolve skipped
+  bool infeasible_forbidden = false;     // some node has only forbidden choices: presolve skipped
   std::string summary() const;
 };
 

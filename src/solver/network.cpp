@@ -20,7 +20,8 @@ CostNetwork CostNetwork::from_reduced(const Reduced& r) {
     const std::size_t size =
         static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
     double* t = net.table(e);
-    for (std::size_t i = 0; i < size; ++i) t[i] = std::min(static_cast<double>(r.table(e)[i]), kInf);
+    for (std::size_t i = 0; i < size; ++i)
+      t[i] = std::min(static_cast<double>(r.table(e)[i]), kInf);
   }
   net.finish();
   return net;
@@ -75,7 +76,8 @@ void CostNetwork::descend(std::vector<Strategy>& x, int passes) const {
         const std::uint32_t o = other(e, g);
         for (Strategy s = 0; s < k_[g]; ++s) score[s] += entry(e, g, s, x[o]);
       }
-      const auto best = static_cast<Strategy>(std::min_element(score.begin(), score.end()) - score.begin());
+      const auto best =
+          static_cast<Strategy>(std::min_element(score.begin(), score.end()) - score.begin());
       if (score[best] < score[x[g]]) {
         x[g] = best;
         changed = true;

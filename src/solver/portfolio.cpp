@@ -86,14 +86,10 @@ class Worker {
       // Far over the limit after the first round, greedy repair takes very many moves and
       // ends nowhere good: leave it to the raised prices. (The first round is repaired
       // whatever its excess: the worker needs a start.)
-      if (!was_feasible && !first && state_.peak() > state_.limit() + state_.limit() / 2)
-        continue;
+      if (!was_feasible && !first && state_.peak() > state_.limit() + state_.limit() / 2) continue;
       if (!was_feasible && !repair(stop)) continue;
       descend(stop);
-      if (state_.feasible() && (best_x_.empty() || state_.cost() < best_cost_)) {
-        best_cost_ = state_.cost();
-        best_x_ = state_.assignment();
-        offer(store, log, "priced");
+      if (keep_if_better(store, log, "priced")) {
         stale_ = 0;
       } else if (++stale_ >= stale_limit_) {
         polish_best(stop, store, log);
@@ -127,16 +123,11 @@ class Worker {
 
   // Repairs and improves an assignment from elsewhere (a region workers' assembly) under the
   // true limit; keeps it if it beats this worker's best. Returns whether it did.
-  bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store,
-               Log& log) {
+  bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store, Log& log) {
     state_.assign(x);
     if (!state_.feasible() && !repair(stop)) return false;
     descend(stop);
-    if (!state_.feasible() || (!best_x_.empty() && state_.cost() >= best_cost_)) return false;
-    best_cost_ = state_.cost();
-    best_x_ = state_.assignment();
-    offer(store, log, "regions");
-    return true;
+    return keep_if_better(store, log, "regions");
   }
 
  private:
@@ -181,16 +172,14 @@ class Worker {
     // Tree blocks first (cheap, wide), then exact windows (narrow, any shape); every batch
     // that improves is offered at once (the first may remove a forbidden pick, and the
     // batches after it can take long).
-    auto keep = [&](const char* how) {
+    while (!stop.should_stop() && tree_.run(state_, rng_, kTreeBlocks, kTreeBlockSize, stop) > 0) {
       descend(stop);
-      if (!state_.feasible() || state_.cost() >= best_cost_) return;
-      best_cost_ = state_.cost();
-      best_x_ = state_.assignment();
-      offer(store, log, how);
-    };
-    while (!stop.should_stop() && tree_.run(state_, rng_, kTreeBlocks, kTreeBlockSize, stop) > 0)
-      keep("tree");
-    while (!stop.should_stop() && lns_.run(state_, rng_, lns_windows_, stop) > 0) keep("lns");
+      keep_if_better(store, log, "tree");
+    }
+    while (!stop.should_stop() && lns_.run(state_, rng_, lns_windows_, stop) > 0) {
+      descend(stop);
+      keep_if_better(store, log, "lns");
+    }
   }
 
   // Stagnation: the prices have settled on a labelling that repair and 1-opt cannot improve.
@@ -334,6 +323,15 @@ class Worker {
     }
   }
 
+  // Makes the state the worker's best (and offers it) if it is feasible and beats the best.
+  bool keep_if_better(IncumbentStore& store, Log& log, const char* how) {
+    if (!state_.feasible() || (!best_x_.empty() && state_.cost() >= best_cost_)) return false;
+    best_cost_ = state_.cost();
+    best_x_ = state_.assignment();
+    offer(store, log, how);
+    return true;
+  }
+
   void offer(IncumbentStore& store, Log& log, const char* how) {
     std::vector<Strategy> a = r_.expand(best_x_);
     Evaluation e = evaluate(p_, a);
@@ -453,10 +451,10 @@ SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& st
 
 void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds,
                     double seconds) {
-  const Clock::time_point until =
-      seconds > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                       std::chrono::duration<double>(seconds))
-                  : Clock::time_point::max();
+  const Clock::time_point until = seconds > 0
+                                      ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                           std::chrono::duration<double>(seconds))
+                                      : Clock::time_point::max();
   std::vector<std::thread> pool;
   for (std::size_t w = 1; w < workers_.size(); ++w)
     pool.emplace_back([&, w] { workers_[w]->run(stop, store, log_, rounds, until); });

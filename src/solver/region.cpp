@@ -112,7 +112,8 @@ RegionSolver::RegionSolver(const Reduced& r, const Partition& part, const CopyLa
   const auto& ghosts = part.regions[region].ghosts;
   ghosts_ = ghosts.size();
   std::vector<std::uint32_t> local(r.num_nodes(), kNone);
-  for (std::uint32_t i = 0; i < owned_.size(); ++i) local[owned_[i]] = net_.add_node(r.strategies(owned_[i]));
+  for (std::uint32_t i = 0; i < owned_.size(); ++i)
+    local[owned_[i]] = net_.add_node(r.strategies(owned_[i]));
   for (std::uint32_t b : ghosts) local[b] = net_.add_node(r.strategies(b));
   // Inner edges once (from their first end), cut edges with half their table.
   for (std::uint32_t g : owned_)
@@ -147,9 +148,8 @@ RegionSolver::RegionSolver(const Reduced& r, const Partition& part, const CopyLa
   x_.assign(net_.num_nodes(), 0);
 }
 
-void RegionSolver::solve(const std::vector<double>& weights,
-                         const std::vector<double>& multipliers, int iterations,
-                         const StopControl* stop) {
+void RegionSolver::solve(const std::vector<double>& weights, const std::vector<double>& multipliers,
+                         int iterations, const StopControl* stop) {
   for (std::uint32_t i = 0; i < owned_.size(); ++i) {
     const std::uint32_t g = owned_[i];
     double* u = net_.unary(i);

@@ -17,10 +17,11 @@ TreeBlockSearch::TreeBlockSearch(const Reduced& r)
 // Random growth: a candidate joins while exactly one of its neighbours is in the block
 // (touched_ counts them); a second neighbour joining blocks it for good.
 void TreeBlockSearch::grow(Rng& rng, std::uint32_t root, std::size_t size) {
-  for (std::uint32_t g : block_) slot_[g] = kNone;
-  for (std::uint32_t c : candidates_) touched_[c] = 0;
-  for (std::uint32_t g : block_)
+  // Every node touched last time is a neighbour of the last block.
+  for (std::uint32_t g : block_) {
+    slot_[g] = kNone;
     for (std::uint32_t e : r_.incident(g)) touched_[r_.other(e, g)] = 0;
+  }
   block_.clear();
   parent_edge_.clear();
   candidates_.clear();

@@ -32,9 +32,9 @@ class TreeBlockSearch {
   std::vector<std::uint32_t> slot_;                 // group -> index in block_ (or none)
   std::vector<std::uint32_t> touched_;              // group -> neighbours in the block
   std::vector<std::uint32_t> candidates_;
-  std::vector<Total> value_;             // per block node and strategy: subtree cost
+  std::vector<Total> value_;  // per block node and strategy: subtree cost
   std::vector<std::size_t> value_begin_;
-  std::vector<Strategy> choice_;         // per block node and parent strategy: best own
+  std::vector<Strategy> choice_;  // per block node and parent strategy: best own
   std::vector<std::size_t> choice_begin_;
   std::vector<Strategy> label_, before_;
 };

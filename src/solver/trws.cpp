@@ -36,11 +36,8 @@ void Trws::pass(bool forward, const StopControl* stop) {
     if (stop && (step & 4095) == 4095 && stop->should_stop()) return;
     const auto i = static_cast<std::uint32_t>(forward ? step : n - 1 - step);
     const Strategy ki = net_.strategies(i);
-    belief.assign(net_.unary(i), net_.unary(i) + ki);
-    for (std::uint32_t e : net_.incident(i)) {
-      const double* m = in(e, i);
-      for (Strategy s = 0; s < ki; ++s) belief[s] += m[s];
-    }
+    belief.resize(static_cast<std::size_t>(ki));
+    node_belief(i, belief.data());
     const double g = gamma_[i];
     for (std::uint32_t e : net_.incident(i)) {
       const std::uint32_t j = net_.other(e, i);
@@ -71,6 +68,15 @@ void Trws::pass(bool forward, const StopControl* stop) {
       if (!(m < kInf * 4)) m = 0;
       for (Strategy sj = 0; sj < kj; ++sj) to_j[sj] = std::min(out[sj] - m, kInf);
     }
+  }
+}
+
+void Trws::node_belief(std::uint32_t i, double* out) const {
+  const Strategy k = net_.strategies(i);
+  std::copy(net_.unary(i), net_.unary(i) + k, out);
+  for (std::uint32_t e : net_.incident(i)) {
+    const double* m = in(e, i);
+    for (Strategy s = 0; s < k; ++s) out[s] += m[s];
   }
 }
 
@@ -110,14 +116,9 @@ double Trws::lower_bound() const {
   // messages they sent. Then each table's row minima are pushed into its first end and its
   // column minima into its second end (a block step of the local LP's dual, which never
   // lowers the bound); the bound is the sum of the node minima and the table minima.
-  if (net_.num_nodes() == 0) return 0;
-  std::vector<double> node(net_.unary(0), net_.unary(0) + net_.unary_size());
+  std::vector<double> node(net_.unary_size());
   for (std::uint32_t i = 0; i < net_.num_nodes(); ++i)
-    for (std::uint32_t e : net_.incident(i)) {
-      const double* m = in(e, i);
-      double* b = node.data() + net_.unary_begin(i);
-      for (Strategy s = 0; s < net_.strategies(i); ++s) b[s] += m[s];
-    }
+    node_belief(i, node.data() + net_.unary_begin(i));
   double bound = 0;
   std::vector<double> t;
   for (std::uint32_t e = 0; e < net_.num_edges(); ++e) {

@@ -30,6 +30,8 @@ class Trws {
 
  private:
   void pass(bool forward, const StopControl* stop);
+  // Node i's costs plus every message into it, into out[0..k_i).
+  void node_belief(std::uint32_t i, double* out) const;
   const double* in(std::uint32_t e, std::uint32_t to) const {
     return msg_.data() + mbegin_[e] + (net_.edge_u(e) == to ? 0 : net_.strategies(net_.edge_u(e)));
   }
