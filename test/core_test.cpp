@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <numeric>
+
 #include "iopddl/generate.hpp"
 #include "iopddl/solve.hpp"
 #include "partition/regions.hpp"
@@ -94,6 +96,59 @@ TEST_CASE("presolve then undo keeps the brute-force optimum and every cost exact
     ++checked;
   }
   CHECK(checked > 100);
+}
+
+TEST_CASE("presolve folds a chain of forced nodes, in either edge direction, in one round") {
+  // A path whose every edge allows one strategy of the next node per strategy of the
+  // previous (a random permutation), written in random direction, plus random full edges
+  // and memory: the path collapses into one group and the optimum is kept.
+  Rng rng(5);
+  for (int round = 0; round < 60; ++round) {
+    ProblemBuilder b;
+    const int n = 3 + static_cast<int>(rng.below(5)), k = 1 + static_cast<int>(rng.below(3));
+    for (int v = 0; v < n; ++v) {
+      std::vector<Cost> c(static_cast<std::size_t>(k));
+      std::vector<Usage> u(static_cast<std::size_t>(k));
+      for (auto& x : c) x = static_cast<Cost>(rng.below(50));
+      for (auto& x : u) x = static_cast<Usage>(1 + rng.below(9));
+      b.add_node(static_cast<std::int64_t>(rng.below(3)), 3, c, u);
+    }
+    for (int v = 0; v + 1 < n; ++v) {
+      std::vector<Strategy> perm(static_cast<std::size_t>(k));
+      std::iota(perm.begin(), perm.end(), 0);
+      for (std::size_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[rng.below(i)]);
+      const bool forward = rng.below(2) == 0;
+      std::vector<Cost> t(static_cast<std::size_t>(k * k), kForbidden);
+      for (int a = 0; a < k; ++a) {
+        const int bb = perm[static_cast<std::size_t>(a)];
+        t[static_cast<std::size_t>(forward ? a * k + bb : bb * k + a)] =
+            static_cast<Cost>(rng.below(50));
+      }
+      const auto x = static_cast<NodeId>(v), y = static_cast<NodeId>(v + 1);
+      b.add_edge(forward ? x : y, forward ? y : x, b.add_table(t));
+    }
+    const int extra = static_cast<int>(rng.below(3));
+    for (int i = 0; i < extra; ++i) {
+      std::vector<Cost> t(static_cast<std::size_t>(k * k));
+      for (auto& x : t) x = static_cast<Cost>(rng.below(50));
+      b.add_edge(static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(n))),
+                 static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(n))), b.add_table(t));
+    }
+    b.set_usage_limit(static_cast<Usage>(6 * n));
+    Problem p = std::move(b).build();
+    Reduced r = Reduced::build(p);
+    if (r.stats().infeasible_forbidden) continue;
+    CHECK(r.num_nodes() == 1);
+    CHECK(r.stats().folded_nodes == static_cast<std::size_t>(n - 1));
+    CHECK(r.stats().rounds <= 3);  // one to fold, at most one for dominance, one to finish
+    std::optional<Total> best;
+    for_each_reduced(r, [&](const std::vector<Strategy>& x) {
+      Evaluation e = evaluate(p, r.expand(x));
+      CHECK(e.forbidden_picks == 0);
+      if (e.feasible && (!best || e.cost < *best)) best = e.cost;
+    });
+    CHECK(best == test::brute_force_optimum(p, /*forbidden_free=*/true));
+  }
 }
 
 TEST_CASE("presolve removes a strategy dominated in cost, edges and usage, and only that") {

@@ -1,6 +1,7 @@
 #include "reduced.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 
 namespace iopddl {
@@ -267,6 +268,56 @@ class ReducedBuilder {
 
 namespace {
 
+// The folds of one presolve round: a forest over the round's nodes in which every
+// non-root's strategy is a function of its parent's. root() compresses paths, composing
+// the functions, so map(v) takes the root's strategies to v's.
+class Forest {
+ public:
+  explicit Forest(const Reduced& r) : parent_(r.num_nodes()), map_(r.num_nodes()) {
+    std::iota(parent_.begin(), parent_.end(), 0);
+  }
+  bool is_root(std::uint32_t v) const { return parent_[v] == v; }
+  std::uint32_t root(std::uint32_t v) {
+    path_.clear();
+    while (parent_[v] != v) {
+      path_.push_back(v);
+      v = parent_[v];
+    }
+    // From the node nearest the root outwards: each parent's map is then relative to the
+    // root already.
+    for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
+      const std::uint32_t u = *it, p = parent_[u];
+      if (p == v) continue;
+      std::vector<Strategy> m(map_[p].size());
+      for (std::size_t s = 0; s < m.size(); ++s) m[s] = map_[u][map_[p][s]];
+      map_[u] = std::move(m);
+      parent_[u] = v;
+    }
+    return v;
+  }
+  // `child` (a root) becomes the function f of `by`'s strategies.
+  void attach(std::uint32_t child, std::uint32_t by, const std::vector<Strategy>& f) {
+    const std::uint32_t top = root(by);
+    std::vector<Strategy> m(f);
+    if (by != top) {
+      m.resize(map_[by].size());
+      for (std::size_t s = 0; s < m.size(); ++s) m[s] = f[map_[by][s]];
+    }
+    parent_[child] = top;
+    map_[child] = std::move(m);
+  }
+  // The root's strategies mapped to v's (v not a root; after root(v)).
+  const std::vector<Strategy>& map(std::uint32_t v) {
+    root(v);
+    return map_[v];
+  }
+
+ private:
+  std::vector<std::uint32_t> parent_;
+  std::vector<std::vector<Strategy>> map_;
+  std::vector<std::uint32_t> path_;
+};
+
 // Entries compared by the dominance test per round: about a second on the largest inputs.
 constexpr std::size_t kDominanceBudget = 200'000'000;
 
@@ -345,34 +396,41 @@ Reduced Reduced::build(const Problem& p, bool fold) {
     const std::size_t died = remove_strategies(r, dead, gid, gr);
     stats.dead_strategies += died;
     if (died > 0) continue;
-    // Fold. A group's strategies do not change when it absorbs another (the absorbed
-    // members are re-indexed onto them), so this round's tables stay valid for every group
-    // not yet absorbed, and chains fold in one round.
-    std::vector<char> absorbed(r.num_nodes(), 0);
+    // Fold. A node whose strategies each allow exactly one strategy of a neighbour makes
+    // that neighbour a function of it. The folds of a round form a forest: a node folds
+    // into the root of the node that forces it, through the composed function, so a chain
+    // of forced nodes folds in one round. A group's strategies do not change when it
+    // absorbs another, so this round's tables stay valid throughout.
+    Forest forest(r);
     std::size_t merges = 0;
     for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
       const std::uint32_t x = r.eu_[e], y = r.ev_[e];
-      if (absorbed[x] || absorbed[y]) continue;
-      std::uint32_t into, from;
-      if (ReducedBuilder::functional(r, e, true, f)) {
-        into = x, from = y;
-      } else if (ReducedBuilder::functional(r, e, false, f)) {
-        into = y, from = x;
+      if (forest.root(x) == forest.root(y)) continue;
+      if (forest.is_root(y) && ReducedBuilder::functional(r, e, true, f)) {
+        forest.attach(y, x, f);
+      } else if (forest.is_root(x) && ReducedBuilder::functional(r, e, false, f)) {
+        forest.attach(x, y, f);
       } else {
         continue;
       }
-      absorbed[from] = 1;
-      const std::uint32_t I = gid[into], F = gid[from];
-      for (NodeId v : gr.members[F]) {
-        std::vector<Strategy> c(f.size());
-        for (std::size_t s = 0; s < f.size(); ++s) c[s] = gr.choice[v][f[s]];
-        gr.choice[v] = std::move(c);
-        gr.group_of[v] = I;
-        gr.members[I].push_back(v);
-      }
-      ++stats.folded_nodes;
-      gr.members[F].clear();
       ++merges;
+    }
+    if (merges > 0) {
+      // Re-index every absorbed group's members onto its root's strategies.
+      for (std::uint32_t v = 0; v < r.num_nodes(); ++v) {
+        if (forest.is_root(v)) continue;
+        const std::uint32_t R = gid[forest.root(v)], F = gid[v];
+        const std::vector<Strategy>& m = forest.map(v);
+        for (NodeId w : gr.members[F]) {
+          std::vector<Strategy> c(m.size());
+          for (std::size_t s = 0; s < m.size(); ++s) c[s] = gr.choice[w][m[s]];
+          gr.choice[w] = std::move(c);
+          gr.group_of[w] = R;
+          gr.members[R].push_back(w);
+        }
+        gr.members[F].clear();
+      }
+      stats.folded_nodes += merges;
     }
     if (merges > 0) continue;
     const std::size_t dominated = ReducedBuilder::find_dominated(r, dead, kDominanceBudget);
