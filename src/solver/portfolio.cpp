@@ -59,6 +59,7 @@ class Worker {
         lns_(r, &index),
         tree_(r),
         rng_(seed, stream, static_cast<std::uint64_t>(id)),
+        improve_rng_(seed ^ 0x5EEDull, stream, static_cast<std::uint64_t>(id)),
         id_(id),
         pricing_(pricing),
         beta_(r.num_members(), 0.0),
@@ -89,7 +90,13 @@ class Worker {
       if (!was_feasible && !first && state_.peak() > state_.limit() + state_.limit() / 2) continue;
       if (!was_feasible && !repair(stop)) continue;
       descend(stop);
-      if (keep_if_better(store, log, "priced")) {
+      // Stagnation is judged on what this worker found itself, not on its best: an answer
+      // adopted from elsewhere (another rank) would make a price trajectory that still
+      // improves look stale, and perturbing it would throw that trajectory away.
+      const bool progressed = state_.feasible() && (own_best_ < 0 || state_.cost() < own_best_);
+      if (progressed) own_best_ = state_.cost();
+      if (keep_if_better(store, log, "priced")) best_adopted_ = false;
+      if (progressed) {
         stale_ = 0;
       } else if (++stale_ >= stale_limit_) {
         polish_best(stop, store, log);
@@ -107,6 +114,7 @@ class Worker {
     if (!best_x_.empty() && best_cost_ <= cost) return;
     best_x_ = x;
     best_cost_ = cost;
+    best_adopted_ = true;
   }
   // Absolute per-member prices (cost per unit of usage): comparable across workers whose
   // price scales differ.
@@ -126,8 +134,10 @@ class Worker {
   bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store, Log& log) {
     state_.assign(x);
     if (!state_.feasible() && !repair(stop)) return false;
-    descend(stop);
-    return keep_if_better(store, log, "regions");
+    descend(stop, improve_rng_);  // its own stream: the worker's search goes on undisturbed
+    if (!keep_if_better(store, log, "regions")) return false;
+    best_adopted_ = true;
+    return true;
   }
 
  private:
@@ -174,11 +184,11 @@ class Worker {
     // batches after it can take long).
     while (!stop.should_stop() && tree_.run(state_, rng_, kTreeBlocks, kTreeBlockSize, stop) > 0) {
       descend(stop);
-      keep_if_better(store, log, "tree");
+      keep_polished(store, log, "tree");
     }
     while (!stop.should_stop() && lns_.run(state_, rng_, lns_windows_, stop) > 0) {
       descend(stop);
-      keep_if_better(store, log, "lns");
+      keep_polished(store, log, "lns");
     }
   }
 
@@ -296,7 +306,8 @@ class Worker {
   }
 
   // Memory-aware 1-opt: improving moves that keep every time point within the limit.
-  void descend(StopControl& stop) {
+  void descend(StopControl& stop) { descend(stop, rng_); }
+  void descend(StopControl& stop, Rng& rng) {
     std::vector<std::uint32_t> order(r_.num_nodes());
     std::iota(order.begin(), order.end(), 0);
     std::vector<Total> d;
@@ -304,7 +315,7 @@ class Worker {
     bool improved = true;
     while (improved && !stop.should_stop()) {
       improved = false;
-      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng_.below(i)]);
+      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
       std::size_t visited = 0;
       for (std::uint32_t g : order) {
         if ((++visited & 1023) == 0 && stop.should_stop()) return;
@@ -332,6 +343,11 @@ class Worker {
     return true;
   }
 
+  // Polishing the worker's own best is its own progress; polishing an adopted one is not.
+  void keep_polished(IncumbentStore& store, Log& log, const char* how) {
+    if (keep_if_better(store, log, how) && !best_adopted_) own_best_ = best_cost_;
+  }
+
   void offer(IncumbentStore& store, Log& log, const char* how) {
     std::vector<Strategy> a = r_.expand(best_x_);
     Evaluation e = evaluate(p_, a);
@@ -349,6 +365,7 @@ class Worker {
   WindowSearch lns_;
   TreeBlockSearch tree_;
   Rng rng_;
+  Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;
   Pricing pricing_;
   std::vector<double> beta_;    // per-member pricing: price multiplier per member
@@ -359,6 +376,10 @@ class Worker {
   Total best_cost_ = 0;
   std::vector<Strategy> best_x_;
   int stale_ = 0;
+  // The best cost this worker found by itself (rounds, and polishing its own best; -1: none
+  // yet), and whether best_x_ came from elsewhere.
+  Total own_best_ = -1;
+  bool best_adopted_ = false;
   std::uint64_t rounds_ = 0;
   int stale_limit_;
   int lns_windows_;
