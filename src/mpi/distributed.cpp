@@ -71,7 +71,7 @@ Total trivial_bound(const Problem& p) {
 // Returns the lower bound of this round (rounded down; the lowest Total if none).
 Total region_round(const Reduced& r, const Partition& part, const CopyLayout& copies,
                    DualState& dual, RegionSolver& region, int iterations, int rank, int size,
-                   std::uint64_t epoch, Portfolio& portfolio, StopControl& stop,
+                   std::uint64_t round, Portfolio& portfolio, StopControl& stop,
                    IncumbentStore& store, MPI_Comm comm) {
   const std::size_t n = r.num_nodes(), segments = r.original().num_segments();
   region.solve(dual.member_weights(), dual.multipliers(), iterations, &stop);
@@ -93,7 +93,7 @@ Total region_round(const Reduced& r, const Partition& part, const CopyLayout& co
   const double bound = dual.bound(profile[segments + 1]);
   profile.pop_back();
   dual.update(x, copy_labels, profile);
-  if (static_cast<int>(epoch % static_cast<std::uint64_t>(size)) == rank)
+  if (static_cast<int>(round % static_cast<std::uint64_t>(size)) == rank)
     portfolio.improve(x, stop, store);
   // Doubles carry rounding error: stay below by a relative margin before rounding down.
   if (!std::isfinite(bound) || std::fabs(bound) > 1e30) return -(Total{1} << 120);
@@ -172,10 +172,20 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   double last_checkpoint = stop.elapsed();
   std::vector<double> prices, sum;
   std::uint64_t epoch = 0;
+  // Region rounds back off while they stall: each round without a better bound doubles
+  // the epochs to the next (up to kMaxRegionGap), a better one resets the gap. Their bound
+  // settles within seconds on the shared instances, and each round holds every rank at
+  // two collectives (about 5-10 % of an epoch). The bound is the same on every rank, so
+  // every rank keeps the same schedule.
+  constexpr std::uint64_t kMaxRegionGap = 16;
+  std::uint64_t region_gap = 1, next_region = 0, region_rounds = 0;
   for (;; ++epoch) {
-    if (regional) {
+    if (regional && epoch >= next_region) {
       const Total bound = region_round(r, part, *copies, *dual, *region, d.region_iterations, rank,
-                                       size, epoch, portfolio, stop, store, comm);
+                                       size, region_rounds++, portfolio, stop, store, comm);
+      const Total margin = lower_bound > 0 ? lower_bound / 1000 : 0;
+      region_gap = bound > lower_bound + margin ? 1 : std::min(2 * region_gap, kMaxRegionGap);
+      next_region = epoch + region_gap;
       if (bound > lower_bound) {
         lower_bound = bound;
         bound_from_regions = true;

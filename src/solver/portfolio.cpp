@@ -133,6 +133,9 @@ class Worker {
   // true limit; keeps it if it beats this worker's best. Returns whether it did.
   bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store, Log& log) {
     state_.assign(x);
+    // Far over the limit (the regions' first rounds, before the memory multipliers have
+    // risen), repair takes long and ends nowhere good: 0.77 s for S's first assembly.
+    if (!state_.feasible() && state_.peak() > state_.limit() + state_.limit() / 2) return false;
     if (!state_.feasible() && !repair(stop)) return false;
     descend(stop, improve_rng_);  // its own stream: the worker's search goes on undisturbed
     if (!keep_if_better(store, log, "regions")) return false;
