@@ -401,20 +401,25 @@ Reduced Reduced::build(const Problem& p, bool fold) {
     // into the root of the node that forces it, through the composed function, so a chain
     // of forced nodes folds in one round. A group's strategies do not change when it
     // absorbs another, so this round's tables stay valid throughout.
+    // The first pass folds only between nodes not yet folded (a node forced by two
+    // neighbours goes to the first, not along some chain into a large group); the second
+    // folds through chains.
     Forest forest(r);
     std::size_t merges = 0;
-    for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
-      const std::uint32_t x = r.eu_[e], y = r.ev_[e];
-      if (forest.root(x) == forest.root(y)) continue;
-      if (forest.is_root(y) && ReducedBuilder::functional(r, e, true, f)) {
-        forest.attach(y, x, f);
-      } else if (forest.is_root(x) && ReducedBuilder::functional(r, e, false, f)) {
-        forest.attach(x, y, f);
-      } else {
-        continue;
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+        const std::uint32_t x = r.eu_[e], y = r.ev_[e];
+        if (forest.root(x) == forest.root(y)) continue;
+        if (pass == 0 && !(forest.is_root(x) && forest.is_root(y))) continue;
+        if (forest.is_root(y) && ReducedBuilder::functional(r, e, true, f)) {
+          forest.attach(y, x, f);
+        } else if (forest.is_root(x) && ReducedBuilder::functional(r, e, false, f)) {
+          forest.attach(x, y, f);
+        } else {
+          continue;
+        }
+        ++merges;
       }
-      ++merges;
-    }
     if (merges > 0) {
       // Re-index every absorbed group's members onto its root's strategies.
       for (std::uint32_t v = 0; v < r.num_nodes(); ++v) {
