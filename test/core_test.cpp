@@ -221,6 +221,20 @@ TEST_CASE("TRW-S finds the optimum of tree-shaped problems without memory limit"
   }
 }
 
+TEST_CASE("TRW-S eliminates trees exactly: a forest is optimal without any pass") {
+  Rng rng(6);
+  for (int round = 0; round < 100; ++round) {
+    Problem p = random_tree_problem(rng, 1);
+    Reduced r = Reduced::build(p, /*fold=*/false);
+    CostNetwork net = CostNetwork::from_reduced(r);
+    Trws trws(net);
+    const std::vector<Strategy> x = trws.round();  // the peeled trees' messages only
+    CHECK(evaluate(p, r.expand(x)).cost == *test::brute_force_optimum(p));
+    trws.iterate();
+    CHECK(trws.lower_bound() == doctest::Approx(net.energy(x)));  // tight on a forest
+  }
+}
+
 TEST_CASE("TRW-S bounds loopy problems from below; priced 1-opt never raises the energy") {
   Rng rng(8);
   for (int round = 0; round < 100; ++round) {

@@ -9,7 +9,8 @@ namespace iopddl {
 
 namespace {
 constexpr double kInf = 1e18;
-}
+constexpr std::uint32_t kNoEdge = UINT32_MAX;
+}  // namespace
 
 Trws::Trws(const CostNetwork& net) : net_(net) {
   const std::size_t n = net.num_nodes();
@@ -17,11 +18,79 @@ Trws::Trws(const CostNetwork& net) : net_(net) {
   for (std::uint32_t e = 0; e < net.num_edges(); ++e)
     mbegin_[e + 1] = mbegin_[e] + net.strategies(net.edge_u(e)) + net.strategies(net.edge_v(e));
   msg_.assign(mbegin_.back(), 0.0);
+  // Peel nodes of degree 0 or 1 until only the 2-core is left; each peeled node's parent is
+  // its one neighbour left when it was peeled.
+  peeled_.assign(n, 0);
+  parent_.assign(n, kNoEdge);
+  std::vector<std::size_t> degree(n);
+  std::vector<std::uint32_t> queue;
+  for (std::uint32_t g = 0; g < n; ++g) {
+    degree[g] = net.incident(g).size();
+    if (degree[g] <= 1) queue.push_back(g);
+  }
+  std::vector<char> queued(n, 0);
+  for (std::uint32_t g : queue) queued[g] = 1;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const std::uint32_t g = queue[head];
+    peeled_[g] = 1;
+    peel_order_.push_back(g);
+    for (std::uint32_t e : net.incident(g)) {
+      const std::uint32_t j = net.other(e, g);
+      if (peeled_[j]) continue;
+      parent_[g] = e;
+      if (--degree[j] <= 1 && !queued[j]) {
+        queued[j] = 1;
+        queue.push_back(j);
+      }
+    }
+  }
   gamma_.resize(n);
   for (std::uint32_t g = 0; g < n; ++g) {
     std::size_t before = 0, after = 0;
-    for (std::uint32_t e : net.incident(g)) (net.other(e, g) < g ? before : after)++;
+    for (std::uint32_t e : net.incident(g)) {
+      const std::uint32_t j = net.other(e, g);
+      if (!peeled_[j]) (j < g ? before : after)++;
+    }
     gamma_[g] = 1.0 / static_cast<double>(std::max<std::size_t>({before, after, 1}));
+  }
+}
+
+void Trws::min_marginal(std::uint32_t e, std::uint32_t i, const double* score, double* to_j) const {
+  const std::uint32_t j = net_.other(e, i);
+  const Strategy ki = net_.strategies(i), kj = net_.strategies(j);
+  const double* t = net_.table(e);
+  std::fill(to_j, to_j + kj, std::numeric_limits<double>::infinity());
+  if (net_.edge_u(e) == i) {
+    for (Strategy si = 0; si < ki; ++si) {
+      const double* row = t + static_cast<std::size_t>(si) * kj;
+      for (Strategy sj = 0; sj < kj; ++sj) to_j[sj] = std::min(to_j[sj], score[si] + row[sj]);
+    }
+  } else {
+    for (Strategy sj = 0; sj < kj; ++sj) {
+      const double* row = t + static_cast<std::size_t>(sj) * ki;
+      double m = std::numeric_limits<double>::infinity();
+      for (Strategy si = 0; si < ki; ++si) m = std::min(m, score[si] + row[si]);
+      to_j[sj] = m;
+    }
+  }
+  double m = *std::min_element(to_j, to_j + kj);
+  if (!(m < kInf * 4)) m = 0;
+  for (Strategy sj = 0; sj < kj; ++sj) to_j[sj] = std::min(to_j[sj] - m, kInf);
+}
+
+void Trws::tree_messages(std::vector<double>& msg) const {
+  std::vector<double> score;
+  for (std::uint32_t g : peel_order_) {  // children before parents
+    const std::uint32_t up = parent_[g];
+    if (up == kNoEdge) continue;
+    const Strategy k = net_.strategies(g);
+    score.assign(net_.unary(g), net_.unary(g) + k);
+    for (std::uint32_t e : net_.incident(g)) {
+      if (e == up) continue;  // every other neighbour is a child, its message already final
+      const double* m = msg.data() + slot(e, g);
+      for (Strategy s = 0; s < k; ++s) score[s] += m[s];
+    }
+    min_marginal(up, g, score.data(), msg.data() + slot(up, net_.other(up, g)));
   }
 }
 
@@ -31,83 +100,78 @@ void Trws::reset_messages() {
 
 void Trws::pass(bool forward, const StopControl* stop) {
   const auto n = static_cast<std::int64_t>(net_.num_nodes());
-  std::vector<double> belief, out;
+  std::vector<double> belief, a;
   for (std::int64_t step = 0; step < n; ++step) {
     if (stop && (step & 4095) == 4095 && stop->should_stop()) return;
     const auto i = static_cast<std::uint32_t>(forward ? step : n - 1 - step);
+    if (peeled_[i]) continue;
     const Strategy ki = net_.strategies(i);
     belief.resize(static_cast<std::size_t>(ki));
+    a.resize(static_cast<std::size_t>(ki));
     node_belief(i, belief.data());
     const double g = gamma_[i];
     for (std::uint32_t e : net_.incident(i)) {
       const std::uint32_t j = net_.other(e, i);
-      if (forward ? j < i : j > i) continue;
-      const bool i_is_u = net_.edge_u(e) == i;
-      const Strategy kj = net_.strategies(j);
-      const std::size_t ku = net_.strategies(net_.edge_u(e));
-      double* to_i = msg_.data() + mbegin_[e] + (i_is_u ? 0 : ku);
-      double* to_j = msg_.data() + mbegin_[e] + (i_is_u ? ku : 0);
-      const double* t = net_.table(e);
+      if (peeled_[j] || (forward ? j < i : j > i)) continue;
       // a(s_i) = gamma * belief(s_i) - message into i along e
-      out.assign(static_cast<std::size_t>(kj), std::numeric_limits<double>::infinity());
-      if (i_is_u) {
-        for (Strategy si = 0; si < ki; ++si) {
-          const double a = g * belief[si] - to_i[si];
-          const double* row = t + static_cast<std::size_t>(si) * kj;
-          for (Strategy sj = 0; sj < kj; ++sj) out[sj] = std::min(out[sj], a + row[sj]);
-        }
-      } else {
-        for (Strategy sj = 0; sj < kj; ++sj) {
-          const double* row = t + static_cast<std::size_t>(sj) * ki;
-          double m = std::numeric_limits<double>::infinity();
-          for (Strategy si = 0; si < ki; ++si) m = std::min(m, g * belief[si] - to_i[si] + row[si]);
-          out[sj] = m;
-        }
-      }
-      double m = *std::min_element(out.begin(), out.end());
-      if (!(m < kInf * 4)) m = 0;
-      for (Strategy sj = 0; sj < kj; ++sj) to_j[sj] = std::min(out[sj] - m, kInf);
+      const double* to_i = in(e, i);
+      for (Strategy si = 0; si < ki; ++si) a[si] = g * belief[si] - to_i[si];
+      min_marginal(e, i, a.data(), msg_.data() + slot(e, j));
     }
   }
 }
 
 void Trws::node_belief(std::uint32_t i, double* out) const {
+  node_belief(i, out, msg_);
+}
+
+void Trws::node_belief(std::uint32_t i, double* out, const std::vector<double>& msg) const {
   const Strategy k = net_.strategies(i);
   std::copy(net_.unary(i), net_.unary(i) + k, out);
   for (std::uint32_t e : net_.incident(i)) {
-    const double* m = in(e, i);
+    const double* m = msg.data() + slot(e, i);
     for (Strategy s = 0; s < k; ++s) out[s] += m[s];
   }
 }
 
 void Trws::iterate(const StopControl* stop) {
+  tree_messages(msg_);
   pass(true, stop);
   pass(false, stop);
 }
 
 std::vector<Strategy> Trws::round() const {
   const std::size_t n = net_.num_nodes();
+  std::vector<double> msg = msg_;
+  tree_messages(msg);  // for the node costs as they are now
   std::vector<Strategy> x(n, 0);
   std::vector<double> score;
-  for (std::uint32_t i = 0; i < n; ++i) {
+  auto label = [&](std::uint32_t i, bool exact_for_lower, std::uint32_t exact_edge) {
     const Strategy ki = net_.strategies(i);
     score.assign(net_.unary(i), net_.unary(i) + ki);
     for (std::uint32_t e : net_.incident(i)) {
       const std::uint32_t j = net_.other(e, i);
-      const bool i_is_u = net_.edge_u(e) == i;
-      if (j < i) {  // labelled: the exact pairwise cost
+      // Labelled: the exact pairwise cost; else the message (a peeled child's is exact).
+      if (e == exact_edge || (exact_for_lower && !peeled_[j] && j < i)) {
         const double* t = net_.table(e);
         const Strategy kj = net_.strategies(j);
+        const bool i_is_u = net_.edge_u(e) == i;
         for (Strategy s = 0; s < ki; ++s)
           score[s] += i_is_u ? t[static_cast<std::size_t>(s) * kj + x[j]]
                              : t[static_cast<std::size_t>(x[j]) * ki + s];
       } else {
-        const double* m = in(e, i);
+        const double* m = msg.data() + slot(e, i);
         for (Strategy s = 0; s < ki; ++s) score[s] += m[s];
       }
     }
     x[i] = static_cast<Strategy>(std::min_element(score.begin(), score.end()) - score.begin());
-  }
+  };
+  // The core in index order, each given its labelled core neighbours; then the peeled
+  // nodes, parents first, each given its parent.
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (!peeled_[i]) label(i, true, kNoEdge);
+  for (auto it = peel_order_.rbegin(); it != peel_order_.rend(); ++it)
+    label(*it, false, parent_[*it]);
   return x;
 }
 
@@ -116,15 +180,32 @@ double Trws::lower_bound() const {
   // messages they sent. Then each table's row minima are pushed into its first end and its
   // column minima into its second end (a block step of the local LP's dual, which never
   // lowers the bound); the bound is the sum of the node minima and the table minima.
+  // The peeled trees' messages: up as in the passes, and down so that each peeled node's
+  // own costs and its children's messages move onto the edge to its parent. Each tree is
+  // then tight: its edges' minima add up to its optimum given its root.
+  std::vector<double> msg = msg_;
+  tree_messages(msg);
+  for (std::uint32_t c : peel_order_) {
+    const std::uint32_t up = parent_[c];
+    if (up == kNoEdge) continue;
+    const Strategy k = net_.strategies(c);
+    double* down = msg.data() + slot(up, c);
+    for (Strategy s = 0; s < k; ++s) down[s] = -net_.unary(c)[s];
+    for (std::uint32_t e : net_.incident(c)) {
+      if (e == up) continue;
+      const double* m = msg.data() + slot(e, c);
+      for (Strategy s = 0; s < k; ++s) down[s] -= m[s];
+    }
+  }
   std::vector<double> node(net_.unary_size());
   for (std::uint32_t i = 0; i < net_.num_nodes(); ++i)
-    node_belief(i, node.data() + net_.unary_begin(i));
+    node_belief(i, node.data() + net_.unary_begin(i), msg);
   double bound = 0;
   std::vector<double> t;
   for (std::uint32_t e = 0; e < net_.num_edges(); ++e) {
     const std::uint32_t u = net_.edge_u(e), v = net_.edge_v(e);
     const Strategy ku = net_.strategies(u), kv = net_.strategies(v);
-    const double *mu = in(e, u), *mv = in(e, v);
+    const double *mu = msg.data() + slot(e, u), *mv = msg.data() + slot(e, v);
     t.assign(net_.table(e), net_.table(e) + static_cast<std::size_t>(ku) * kv);
     for (Strategy a = 0; a < ku; ++a)
       for (Strategy b = 0; b < kv; ++b) t[static_cast<std::size_t>(a) * kv + b] -= mu[a] + mv[b];

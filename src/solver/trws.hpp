@@ -1,7 +1,13 @@
 // Sequential tree-reweighted message passing (TRW-S, Kolmogorov 2006) on a pairwise cost
 // network: the priced problem (no memory constraint left), or a region of it. Messages
 // persist between calls, so changing the node costs a little (new prices) and iterating
-// again warm-starts from the previous state. Exact on trees and forests.
+// again warm-starts from the previous state.
+//
+// The trees hanging off the network's 2-core (nodes peeled by repeatedly removing nodes of
+// degree 0 or 1) are eliminated exactly: each peeled node's message to its parent is its
+// subtree's min-marginal, computed leaves first at the start of every iteration and
+// rounding, and the passes run over the core only. Rounding labels the core, then the
+// peeled nodes parents first, each exactly given its parent. Exact on trees and forests.
 #pragma once
 
 #include <vector>
@@ -30,15 +36,24 @@ class Trws {
 
  private:
   void pass(bool forward, const StopControl* stop);
+  // Messages from peeled nodes to their parents (subtree min-marginals) into `msg`.
+  void tree_messages(std::vector<double>& msg) const;
+  // Min over s_i of (score(s_i) + edge e's cost), for each strategy of e's other end j.
+  void min_marginal(std::uint32_t e, std::uint32_t i, const double* score, double* to_j) const;
   // Node i's costs plus every message into it, into out[0..k_i).
   void node_belief(std::uint32_t i, double* out) const;
-  const double* in(std::uint32_t e, std::uint32_t to) const {
-    return msg_.data() + mbegin_[e] + (net_.edge_u(e) == to ? 0 : net_.strategies(net_.edge_u(e)));
+  void node_belief(std::uint32_t i, double* out, const std::vector<double>& msg) const;
+  std::size_t slot(std::uint32_t e, std::uint32_t to) const {
+    return mbegin_[e] + (net_.edge_u(e) == to ? 0 : net_.strategies(net_.edge_u(e)));
   }
+  const double* in(std::uint32_t e, std::uint32_t to) const { return msg_.data() + slot(e, to); }
   const CostNetwork& net_;
   std::vector<double> msg_;  // per edge: [to edge_u (k_u) | to edge_v (k_v)]
   std::vector<std::uint64_t> mbegin_;
   std::vector<double> gamma_;
+  std::vector<char> peeled_;               // per node: outside the 2-core
+  std::vector<std::uint32_t> parent_;      // per peeled node: edge to its parent (none: a root)
+  std::vector<std::uint32_t> peel_order_;  // leaves first
 };
 
 }  // namespace iopddl
