@@ -16,6 +16,7 @@
 #include "iopddl/log.hpp"
 #include "iopddl/solve.hpp"
 #ifdef IOPDDL_WITH_MPI
+#include "../mpi/checkpoint.hpp"
 #include "../mpi/distributed.hpp"
 #endif
 
@@ -114,6 +115,15 @@ void signal_thread(Run* run, sigset_t set) {
   run->log.info("stopped by signal %d: printing the best solution so far", sig);
   print_final(*run);
   std::fflush(stdout);
+#ifdef IOPDDL_WITH_MPI
+  // After printing (mpirun may kill the job soon): a checkpointed run keeps what it printed.
+  if (!run->settings.checkpoint_path.empty() && run->problem) {
+    const auto [a, has] = run->store.snapshot();
+    if (has)
+      mpi::refresh_checkpoint(*run->problem, run->settings.checkpoint_path, a, run->store.cost(),
+                              run->stop.elapsed());
+  }
+#endif
   _exit(128 + sig);
 }
 

@@ -6,7 +6,10 @@
 #include <boost/serialization/vector.hpp>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <thread>
 
+#include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 
 namespace boost::serialization {
@@ -49,7 +52,10 @@ std::uint64_t fingerprint(const Problem& p) {
 }
 
 void save_checkpoint(const Checkpoint& c, const std::string& path) {
-  const std::string tmp = path + ".tmp";
+  // A temporary name per thread: the signal thread may refresh the checkpoint while the
+  // main thread writes one.
+  const std::string tmp =
+      path + ".tmp." + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(tmp);
     boost::archive::text_oarchive archive(out);
@@ -69,6 +75,29 @@ Checkpoint load_checkpoint(const std::string& path) {
     throw InputError(path + ": corrupt checkpoint (" + e.what() + ")");
   }
   return c;
+}
+
+void refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost, double elapsed) {
+  try {
+    Checkpoint c;
+    std::ifstream probe(path);
+    if (probe.good()) {
+      c = load_checkpoint(path);
+      if (!c.assignment.empty()) {
+        const Evaluation e = evaluate(problem, c.assignment);
+        if (e.valid && e.feasible && e.cost <= cost) return;
+      }
+    } else {
+      c.fingerprint = fingerprint(problem);
+      c.instance = problem.name();
+    }
+    c.assignment = incumbent;
+    c.cost = to_string(cost);
+    c.elapsed = elapsed;
+    save_checkpoint(c, path);
+  } catch (...) {  // a checkpoint that cannot be refreshed stays as it was
+  }
 }
 
 }  // namespace iopddl::mpi

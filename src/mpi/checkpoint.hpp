@@ -28,4 +28,10 @@ void save_checkpoint(const Checkpoint& c, const std::string& path);
 // Throws InputError naming the file if it is unreadable or corrupt.
 Checkpoint load_checkpoint(const std::string& path);
 
+// On the way out (SIGTERM): puts the incumbent into the checkpoint at `path` if it beats
+// the one there (or there is none), keeping the rest (multipliers, bound, seeds), so that
+// a resumed run starts from what the stopped run printed. Never throws.
+void refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost, double elapsed);
+
 }  // namespace iopddl::mpi

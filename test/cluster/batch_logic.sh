@@ -16,7 +16,7 @@ wait_for() {
 }
 cost_of() { "$bin" evaluate --json "$instance" "$1" | sed -n 's/.*"cost":\([0-9]*\).*/\1/p'; }
 
-bash "$src/cluster/iopddl.sbatch" "$instance" 600 > first.out 2>&1 &
+bash "$src/cluster/iopddl.sbatch" "$instance" 600 > first.out 2> first.err &
 script=$!
 wait_for first.out "cost"
 sleep 1
@@ -27,12 +27,12 @@ grep -q "checkpoint written to job.checkpoint" first.out || { echo "no checkpoin
 "$bin" evaluate "$instance" first.out > /dev/null || { echo "first segment: no valid answer"; exit 1; }
 first=$(cost_of first.out)
 
-bash "$src/cluster/iopddl.sbatch" "$instance" 600 > second.out 2>&1 &
+bash "$src/cluster/iopddl.sbatch" "$instance" 600 > second.out 2> second.err &
 script=$!
 wait_for second.out "resumed from job.checkpoint"
 kill -TERM "$script"
 wait "$script" || true
-"$bin" evaluate "$instance" second.out > /dev/null || { echo "second segment: no valid answer"; exit 1; }
+"$bin" evaluate "$instance" second.out > /dev/null || { echo "second segment: no valid answer"; cat second.out; exit 1; }
 second=$(cost_of second.out)
 [[ $second -le $first ]] || { echo "resumed run is worse: $second > $first"; exit 1; }
 echo "batch script logic: ok (costs $first then $second)"

@@ -81,7 +81,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export IOPDDL_BIN=$bin IOPDDL_CHECKPOINT=$work/job.checkpoint
 out=$work/job.out
 job=$(sbatch --parsable --nodes=1 --ntasks-per-node=2 --cpus-per-task=1 --time=10 \
-  --chdir="$work" --output="$out" "$src/cluster/iopddl.sbatch" "$instance" 600)
+  --chdir="$work" --output="$out" --error="$work/job.err" "$src/cluster/iopddl.sbatch" "$instance" 600)
 echo "job $job"
 wait_for "$out" "cost" 60
 sleep 1
