@@ -1,7 +1,7 @@
 // The distributed loop. Every rank reads the whole instance and presolves it (presolve is
 // deterministic, so all ranks hold the same reduced problem), owns one region of the
-// reduced graph (its large-neighbourhood windows grow from its own nodes) and runs a
-// portfolio whose price levels and random streams differ from the other ranks'. Between
+// reduced graph (for the region workers) and runs the portfolio's workers rank x threads
+// + t, whose price levels and random streams differ from the other ranks'. Between
 // phases all ranks synchronise:
 //   1. agree whether to stop (logical or: a rank past the deadline or signalled stops all);
 //   2. the best assignment (MINLOC over the ranks' best costs, ties to the lower rank) is
@@ -124,7 +124,9 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                        "\"), not of \"" + p.name() + "\"");
   }
   const int threads = o.threads;
-  Portfolio portfolio(p, o, log, static_cast<std::uint64_t>(rank), rank * threads);
+  // Worker w (global index rank x threads + thread) gets the same price level and random
+  // stream whatever the layout: 2 ranks x 1 thread run the same workers as 1 rank x 2.
+  Portfolio portfolio(p, o, log, 0, rank * threads);
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kInfeasible) return result;  // the same on every rank
   // Exact mode may be cut short on one rank (a signal) and not on another: skip the search
@@ -134,7 +136,6 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   if (optimal) return result;
   const Reduced& r = portfolio.reduced();
   const Partition part = make_regions(r, static_cast<std::size_t>(size));
-  if (size > 1) portfolio.focus(part.regions[static_cast<std::size_t>(rank)].owned);
   const std::string summary = part.summary();
   log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
   // Region workers (with more than one rank): every rank solves its own region under the

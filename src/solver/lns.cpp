@@ -41,8 +41,7 @@ void WindowSearch::grow_window(Rng& rng) {
   if (!forbidden_.empty() && rng.uniform() < 0.8)
     seed = forbidden_[rng.below(forbidden_.size())];
   else
-    seed = seeds_.empty() ? static_cast<std::uint32_t>(rng.below(r_.num_nodes()))
-                          : seeds_[rng.below(seeds_.size())];
+    seed = static_cast<std::uint32_t>(rng.below(r_.num_nodes()));
   window_.push_back(seed);
   position_[seed] = 0;
   // Breadth-first, neighbours in random order, up to size_ nodes.

@@ -39,8 +39,6 @@ class WindowSearch {
     bool feasible;
   };
   Exact solve_exactly(LocalState& state, std::size_t node_limit, const StopControl& stop);
-  // Windows grow from these nodes (empty: from any node).
-  void set_seeds(std::vector<std::uint32_t> seeds) { seeds_ = std::move(seeds); }
 
  private:
   enum Kind { kGraph = 0, kTime = 1 };
@@ -56,7 +54,6 @@ class WindowSearch {
   const MemoryIndex* index_;
   std::vector<char> varies_;  // per member: whether its usage depends on the strategy
   std::size_t size_[2] = {6, 6};
-  std::vector<std::uint32_t> seeds_;
   std::vector<std::uint32_t> forbidden_;  // nodes at a forbidden pick, at the start of run()
   std::vector<std::uint32_t> window_;
   std::vector<std::uint32_t> position_;     // group -> index in window_ (or npos)

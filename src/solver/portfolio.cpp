@@ -127,7 +127,6 @@ class Worker {
     if (w.size() != beta_.size() || alpha_ <= 0) return;
     for (std::size_t i = 0; i < w.size(); ++i) beta_[i] = w[i] / alpha_;
   }
-  void focus(const std::vector<std::uint32_t>& nodes) { lns_.set_seeds(nodes); }
 
   // Repairs and improves an assignment from elsewhere (a region workers' assembly) under the
   // true limit; keeps it if it beats this worker's best. Returns whether it did.
@@ -508,10 +507,6 @@ void Portfolio::set_prices(const std::vector<double>& prices) {
 
 bool Portfolio::improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store) {
   return !workers_.empty() && workers_[0]->improve(x, stop, store, log_);
-}
-
-void Portfolio::focus(const std::vector<std::uint32_t>& nodes) {
-  for (auto& w : workers_) w->focus(nodes);
 }
 
 SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopControl& stop,

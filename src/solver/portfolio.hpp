@@ -45,8 +45,6 @@ class Portfolio {
   // checkpoint), and setting them on every worker (resume, consensus between ranks).
   std::vector<double> prices() const;
   void set_prices(const std::vector<double>& prices);
-  // Window seeds for large-neighbourhood search (a region's owned nodes; empty: all).
-  void focus(const std::vector<std::uint32_t>& nodes);
   // Worker 0 repairs and improves a reduced assignment from elsewhere (the region workers'
   // assembly) under the true limit and keeps it if it beats its best. Returns whether it did.
   bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store);
