@@ -126,7 +126,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   const int threads = o.threads;
   // Worker w (global index rank x threads + thread) gets the same price level and random
   // stream whatever the layout: 2 ranks x 1 thread run the same workers as 1 rank x 2.
-  Portfolio portfolio(p, o, log, 0, rank * threads);
+  Portfolio portfolio(p, o, log, rank * threads);
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kInfeasible) return result;  // the same on every rank
   // Exact mode may be cut short on one rank (a signal) and not on another: skip the search

@@ -48,8 +48,8 @@ constexpr std::size_t kRepairSteps = 5000;
 
 class Worker {
  public:
-  Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed,
-         std::uint64_t stream, int id, int stale_rounds, Pricing pricing, int lns_windows)
+  Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed, int id,
+         int stale_rounds, Pricing pricing, int lns_windows)
       : r_(r),
         p_(r.original()),
         index_(index),
@@ -58,8 +58,8 @@ class Worker {
         trws_(net_),
         lns_(r, &index),
         tree_(r),
-        rng_(seed, stream, static_cast<std::uint64_t>(id)),
-        improve_rng_(seed ^ 0x5EEDull, stream, static_cast<std::uint64_t>(id)),
+        rng_(seed, 0, static_cast<std::uint64_t>(id)),
+        improve_rng_(seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
         pricing_(pricing),
         beta_(r.num_members(), 0.0),
@@ -411,9 +411,8 @@ double memory_price_unit(const Reduced& r) {
   return usage_spread > 0 ? std::max(cost_spread, 1.0) / usage_spread : 0.0;
 }
 
-Portfolio::Portfolio(const Problem& p, const SolverOptions& o, Log& log, std::uint64_t stream,
-                     int first_worker)
-    : p_(p), o_(o), log_(log), stream_(stream), first_worker_(first_worker) {}
+Portfolio::Portfolio(const Problem& p, const SolverOptions& o, Log& log, int first_worker)
+    : p_(p), o_(o), log_(log), first_worker_(first_worker) {}
 
 Portfolio::~Portfolio() = default;
 
@@ -437,7 +436,7 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
     if (pricing == Pricing::kMixed) pricing = w % 2 == 0 ? Pricing::kPerMember : Pricing::kPerTime;
     const double scale =
         kPriceScales[static_cast<std::size_t>(o_.pricing == Pricing::kMixed ? (w / 2) % 4 : w % 4)];
-    workers_.push_back(std::make_unique<Worker>(r, *index_, unit * scale, o_.seed, stream_, w,
+    workers_.push_back(std::make_unique<Worker>(r, *index_, unit * scale, o_.seed, w,
                                                 o_.stale_rounds, pricing, o_.lns_windows));
   }
   if (exact.status == SolveStatus::kOptimal) adopt(exact_x_, exact_cost_);

@@ -20,10 +20,9 @@ double memory_price_unit(const Reduced& r);
 
 class Portfolio {
  public:
-  // `stream` separates the random streams of MPI ranks; `first_worker` offsets the workers'
-  // price levels so that ranks explore different ones.
-  Portfolio(const Problem& p, const SolverOptions& o, Log& log, std::uint64_t stream = 0,
-            int first_worker = 0);
+  // `first_worker` is the global index of the first worker (an MPI rank's offset): it sets
+  // the workers' price levels and random streams, so ranks explore different ones.
+  Portfolio(const Problem& p, const SolverOptions& o, Log& log, int first_worker = 0);
   ~Portfolio();
 
   // The baseline (a feasible answer at once), then presolve, exact mode on small reduced
@@ -55,7 +54,6 @@ class Portfolio {
   const Problem& p_;
   SolverOptions o_;
   Log& log_;
-  std::uint64_t stream_;
   int first_worker_;
   std::unique_ptr<Reduced> reduced_;
   std::unique_ptr<MemoryIndex> index_;

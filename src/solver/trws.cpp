@@ -83,13 +83,9 @@ void Trws::tree_messages(std::vector<double>& msg) const {
   for (std::uint32_t g : peel_order_) {  // children before parents
     const std::uint32_t up = parent_[g];
     if (up == kNoEdge) continue;
-    const Strategy k = net_.strategies(g);
-    score.assign(net_.unary(g), net_.unary(g) + k);
-    for (std::uint32_t e : net_.incident(g)) {
-      if (e == up) continue;  // every other neighbour is a child, its message already final
-      const double* m = msg.data() + slot(e, g);
-      for (Strategy s = 0; s < k; ++s) score[s] += m[s];
-    }
+    score.resize(static_cast<std::size_t>(net_.strategies(g)));
+    // Every neighbour but the parent is a child, whose message is already final.
+    node_belief(g, score.data(), msg, up);
     min_marginal(up, g, score.data(), msg.data() + slot(up, net_.other(up, g)));
   }
 }
@@ -122,13 +118,15 @@ void Trws::pass(bool forward, const StopControl* stop) {
 }
 
 void Trws::node_belief(std::uint32_t i, double* out) const {
-  node_belief(i, out, msg_);
+  node_belief(i, out, msg_, kNoEdge);
 }
 
-void Trws::node_belief(std::uint32_t i, double* out, const std::vector<double>& msg) const {
+void Trws::node_belief(std::uint32_t i, double* out, const std::vector<double>& msg,
+                       std::uint32_t skip) const {
   const Strategy k = net_.strategies(i);
   std::copy(net_.unary(i), net_.unary(i) + k, out);
   for (std::uint32_t e : net_.incident(i)) {
+    if (e == skip) continue;
     const double* m = msg.data() + slot(e, i);
     for (Strategy s = 0; s < k; ++s) out[s] += m[s];
   }
@@ -188,18 +186,13 @@ double Trws::lower_bound() const {
   for (std::uint32_t c : peel_order_) {
     const std::uint32_t up = parent_[c];
     if (up == kNoEdge) continue;
-    const Strategy k = net_.strategies(c);
     double* down = msg.data() + slot(up, c);
-    for (Strategy s = 0; s < k; ++s) down[s] = -net_.unary(c)[s];
-    for (std::uint32_t e : net_.incident(c)) {
-      if (e == up) continue;
-      const double* m = msg.data() + slot(e, c);
-      for (Strategy s = 0; s < k; ++s) down[s] -= m[s];
-    }
+    node_belief(c, down, msg, up);
+    for (Strategy s = 0; s < net_.strategies(c); ++s) down[s] = -down[s];
   }
   std::vector<double> node(net_.unary_size());
   for (std::uint32_t i = 0; i < net_.num_nodes(); ++i)
-    node_belief(i, node.data() + net_.unary_begin(i), msg);
+    node_belief(i, node.data() + net_.unary_begin(i), msg, kNoEdge);
   double bound = 0;
   std::vector<double> t;
   for (std::uint32_t e = 0; e < net_.num_edges(); ++e) {

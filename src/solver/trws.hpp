@@ -42,7 +42,9 @@ class Trws {
   void min_marginal(std::uint32_t e, std::uint32_t i, const double* score, double* to_j) const;
   // Node i's costs plus every message into it, into out[0..k_i).
   void node_belief(std::uint32_t i, double* out) const;
-  void node_belief(std::uint32_t i, double* out, const std::vector<double>& msg) const;
+  // The same from the messages in `msg`, leaving out the one along edge `skip`.
+  void node_belief(std::uint32_t i, double* out, const std::vector<double>& msg,
+                   std::uint32_t skip) const;
   std::size_t slot(std::uint32_t e, std::uint32_t to) const {
     return mbegin_[e] + (net_.edge_u(e) == to ? 0 : net_.strategies(net_.edge_u(e)));
   }
