@@ -192,7 +192,17 @@ TEST_CASE("the delta evaluator equals the reference evaluator after random move 
     for (int step = 0; step < 50; ++step) {
       const auto g = static_cast<std::uint32_t>(rng.below(r.num_nodes()));
       const auto s = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
-      st.move(g, s, st.delta(g, s));
+      // Cached deltas (of a random group, after moves and window placements) are exact.
+      const auto h = static_cast<std::uint32_t>(rng.below(r.num_nodes()));
+      const auto dh = st.deltas(h);
+      for (Strategy t = 0; t < r.strategies(h); ++t) REQUIRE(dh[t] == st.delta(h, t));
+      if (step % 10 == 9) {  // a window search's primitives: lift, place elsewhere, unplace
+        const Strategy back = st.at(g);
+        st.lift(g);
+        if (st.place(g, s, st.delta(g, s))) st.unplace(g, back, st.delta(g, back));
+        st.force(g, back, st.delta(g, back));
+      }
+      st.move(g, s, st.deltas(g)[s]);
       Evaluation e = evaluate(p, r.expand(st.assignment()));
       if (e.forbidden_picks == 0)
         REQUIRE(e.cost == st.cost());

@@ -250,7 +250,6 @@ class Worker {
     };
     std::vector<Candidate> cands;
     std::vector<std::uint32_t> groups;
-    std::vector<Total> d;
     const std::size_t max_steps = std::min<std::size_t>(4 * r_.num_nodes() + 100, kRepairSteps);
     std::size_t forced = 0;
     for (std::size_t step = 0; step < max_steps; ++step) {
@@ -269,7 +268,7 @@ class Worker {
       });
       for (std::uint32_t g : groups) {
         const Strategy cur = state_.at(g);
-        state_.deltas(g, d);
+        const auto d = state_.deltas(g);
         for (Strategy s = 0; s < r_.strategies(g); ++s) {
           if (s == cur) continue;
           Total reduction = 0;
@@ -312,7 +311,6 @@ class Worker {
   void descend(StopControl& stop, Rng& rng) {
     std::vector<std::uint32_t> order(r_.num_nodes());
     std::iota(order.begin(), order.end(), 0);
-    std::vector<Total> d;
     std::vector<Strategy> improving;
     bool improved = true;
     while (improved && !stop.should_stop()) {
@@ -321,7 +319,7 @@ class Worker {
       std::size_t visited = 0;
       for (std::uint32_t g : order) {
         if ((++visited & 1023) == 0 && stop.should_stop()) return;
-        state_.deltas(g, d);
+        const auto d = state_.deltas(g);
         improving.clear();
         for (Strategy s = 0; s < r_.strategies(g); ++s)
           if (d[s] < 0) improving.push_back(s);

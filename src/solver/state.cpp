@@ -10,7 +10,12 @@ LocalState::LocalState(const Reduced& r)
       tree_(r.original().num_segments()),
       limited_(r.original().usage_limit().has_value()),
       limit_(r.original().usage_limit().value_or(0)),
-      floor_(r.num_members(), 0) {
+      floor_(r.num_members(), 0),
+      offset_(r.num_nodes() + 1, 0),
+      cached_at_(r.num_nodes(), 0),
+      changed_(r.num_nodes(), 0) {
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) offset_[g + 1] = offset_[g] + r.strategies(g);
+  cache_.resize(offset_.back());
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
     for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
       Usage m = r.member_usage(mi, 0);
@@ -21,6 +26,7 @@ LocalState::LocalState(const Reduced& r)
 
 void LocalState::assign(const std::vector<Strategy>& x) {
   x_ = x;
+  touched_all();
   tree_ = UsageTree(p_.num_segments());
   cost_ = 0;
   for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
@@ -36,9 +42,10 @@ void LocalState::assign(const std::vector<Strategy>& x) {
   }
 }
 
-void LocalState::deltas(std::uint32_t g, std::vector<Total>& d) const {
+std::span<const Total> LocalState::deltas(std::uint32_t g) {
   const Strategy k = r_.strategies(g), cur = x_[g];
-  d.assign(static_cast<std::size_t>(k), 0);
+  Total* d = cache_.data() + offset_[g];
+  if (cached_at_[g] >= changed_[g] && cached_at_[g] >= valid_from_) return {d, k};
   const Cost* c = r_.costs(g);
   for (Strategy s = 0; s < k; ++s) d[s] = Total{c[s]} - c[cur];
   for (std::uint32_t e : r_.incident(g)) {
@@ -46,6 +53,13 @@ void LocalState::deltas(std::uint32_t g, std::vector<Total>& d) const {
     const Cost base = row[cur];
     for (Strategy s = 0; s < k; ++s) d[s] += Total{row[s]} - base;
   }
+  cached_at_[g] = clock_;
+  return {d, k};
+}
+
+void LocalState::touched(std::uint32_t g) {
+  changed_[g] = ++clock_;
+  for (std::uint32_t e : r_.incident(g)) changed_[r_.other(e, g)] = clock_;
 }
 
 Total LocalState::delta(std::uint32_t g, Strategy s) const {
@@ -72,6 +86,7 @@ void LocalState::move(std::uint32_t g, Strategy s, Total d) {
   add_usage(g, x_[g], s);
   x_[g] = s;
   cost_ += d;
+  touched(g);
 }
 
 bool LocalState::try_move(std::uint32_t g, Strategy s, Total d) {
@@ -84,6 +99,7 @@ bool LocalState::try_move(std::uint32_t g, Strategy s, Total d) {
   }
   x_[g] = s;
   cost_ += d;
+  touched(g);
   return true;
 }
 
@@ -100,7 +116,10 @@ void LocalState::add_floor(std::uint32_t g, Strategy s, int sign) {
   }
 }
 
+// The window search's primitives change many groups in a row: they invalidate every cached
+// delta at once (O(1)) rather than each neighbourhood.
 void LocalState::lift(std::uint32_t g) {
+  touched_all();
   add_floor(g, x_[g], -1);
 }
 
@@ -112,6 +131,7 @@ bool LocalState::place(std::uint32_t g, Strategy s, Total d) {
   }
   x_[g] = s;
   cost_ += d;
+  touched_all();
   return true;
 }
 
@@ -119,12 +139,14 @@ void LocalState::force(std::uint32_t g, Strategy s, Total d) {
   add_floor(g, s, +1);
   x_[g] = s;
   cost_ += d;
+  touched_all();
 }
 
 void LocalState::unplace(std::uint32_t g, Strategy back, Total d) {
   add_floor(g, x_[g], -1);
   x_[g] = back;
   cost_ += d;
+  touched_all();
 }
 
 }  // namespace iopddl

@@ -1,8 +1,12 @@
 // Incremental state over the reduced problem, shared by every move: the assignment, its
 // exact cost and the usage profile over compressed time in a segment tree, so a move's
-// cost delta costs O(degree) and its memory effect O(members log T).
+// cost delta costs O(degree) and its memory effect O(members log T). Each group's deltas to
+// all its strategies are cached until it or a neighbour moves: a search that tries many
+// groups between moves (descent, compound moves around a hub with thousands of edges) pays
+// for each group's deltas once.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "../eval/usage_tree.hpp"
@@ -24,8 +28,8 @@ class LocalState {
   bool feasible() const { return !limited_ || tree_.max() <= limit_; }
   const UsageTree& usage() const { return tree_; }
 
-  // Cost change of moving g to each strategy, into d (size k_g).
-  void deltas(std::uint32_t g, std::vector<Total>& d) const;
+  // Cost change of moving g to each strategy (size k_g); valid until the state changes.
+  std::span<const Total> deltas(std::uint32_t g);
   Total delta(std::uint32_t g, Strategy s) const;
   // Moves g to s (cost change `d` from delta()), updating the usage profile.
   void move(std::uint32_t g, Strategy s, Total d);
@@ -47,6 +51,8 @@ class LocalState {
 
  private:
   void add_usage(std::uint32_t g, Strategy from, Strategy to);
+  void touched(std::uint32_t g);          // g moved: its and its neighbours' deltas are stale
+  void touched_all() { valid_from_ = ++clock_; }
   void add_floor(std::uint32_t g, Strategy s, int sign);  // sign * (usage(s) - floor)
   const Reduced& r_;
   const Problem& p_;
@@ -56,6 +62,13 @@ class LocalState {
   bool limited_;
   Total limit_;
   std::vector<Usage> floor_;  // per member: its smallest usage over the group's strategies
+  // The deltas cache: per group, its deltas (at strategy offsets) and the clock when they
+  // were computed; they are valid if computed after the group's neighbourhood last changed
+  // (changed_) and after the last change to everything (valid_from_).
+  std::vector<std::size_t> offset_;
+  std::vector<Total> cache_;
+  std::vector<std::uint64_t> cached_at_, changed_;
+  std::uint64_t clock_ = 1, valid_from_ = 1;
 };
 
 }  // namespace iopddl
