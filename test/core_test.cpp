@@ -6,7 +6,9 @@
 #include "iopddl/solve.hpp"
 #include "partition/regions.hpp"
 #include "reduce/reduced.hpp"
+#include "solver/compound.hpp"
 #include "solver/lns.hpp"
+#include "solver/memory_index.hpp"
 #include "solver/portfolio.hpp"
 #include "solver/region.hpp"
 #include "solver/state.hpp"
@@ -299,6 +301,68 @@ TEST_CASE("tree blocks keep a feasible state feasible and never raise its cost")
       if (e.forbidden_picks == 0) CHECK(e.cost == state.cost());
     }
   }
+}
+
+TEST_CASE("a compound move trades memory between nodes that share no edge") {
+  // a saves 10 by taking 5 more units; b frees them for 3. Either move alone is blocked or
+  // worse, so 1-opt is stuck at cost 10; the chain reaches the optimum 3.
+  ProblemBuilder b;
+  const std::vector<Cost> ca{10, 0}, cb{0, 3};
+  const std::vector<Usage> ua{5, 10}, ub{10, 5};
+  b.add_node(0, 2, ca, ua);
+  b.add_node(1, 3, cb, ub);
+  b.set_usage_limit(15);
+  Problem p = std::move(b).build();
+  Reduced r = Reduced::build(p, /*fold=*/false);
+  MemoryIndex index(r);
+  LocalState state(r);
+  std::vector<Strategy> x;
+  REQUIRE(r.contract(std::vector<Strategy>{0, 0}, x));
+  state.assign(x);
+  REQUIRE(state.cost() == 10);
+  REQUIRE(state.feasible());
+  CompoundMoves moves(r, index);
+  Rng rng(1);
+  StopControl stop;
+  CHECK(moves.run(state, rng, stop) == 1);
+  CHECK(state.cost() == 3);
+  CHECK(state.feasible());
+  CHECK(state.cost() == *test::brute_force_optimum(p));
+}
+
+TEST_CASE("compound moves keep a feasible state feasible, never raise its cost, stay exact") {
+  Rng rng(17);
+  int improved = 0;
+  for (int round = 0; round < 300; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(8));
+    spec.edges = static_cast<int>(rng.below(10));
+    spec.limit_factor = 1.0 + 0.2 * rng.uniform();
+    Problem p = test::random_problem(rng, spec);
+    Reduced r = Reduced::build(p);
+    if (r.stats().infeasible_forbidden) continue;
+    MemoryIndex index(r);
+    LocalState state(r);
+    std::vector<Strategy> x(r.num_nodes());
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
+    state.assign(x);
+    if (!state.feasible()) continue;
+    CompoundMoves moves(r, index);
+    StopControl stop;
+    const Total before = state.cost();
+    moves.run(state, rng, stop);
+    CHECK(state.feasible());
+    CHECK(state.cost() <= before);
+    improved += state.cost() < before;
+    Evaluation e = evaluate(p, r.expand(state.assignment()));
+    CHECK(e.feasible);
+    if (e.forbidden_picks == 0) {
+      CHECK(e.cost == state.cost());
+      CHECK(e.cost >= *test::brute_force_optimum(p));
+    }
+  }
+  CHECK(improved > 0);
 }
 
 TEST_CASE("the portfolio's answers are feasible and never below the brute-force optimum") {
