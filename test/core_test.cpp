@@ -324,7 +324,9 @@ TEST_CASE("a compound move trades memory between nodes that share no edge") {
   CompoundMoves moves(r, index);
   Rng rng(1);
   StopControl stop;
-  CHECK(moves.run(state, rng, stop) == 1);
+  CHECK(moves.run(state, rng, stop, 0) == 0);  // no work allowed: nothing done
+  CHECK(state.cost() == 10);
+  CHECK(moves.run(state, rng, stop, UINT64_MAX) == 1);
   CHECK(state.cost() == 3);
   CHECK(state.feasible());
   CHECK(state.cost() == *test::brute_force_optimum(p));
@@ -351,7 +353,7 @@ TEST_CASE("compound moves keep a feasible state feasible, never raise its cost, 
     CompoundMoves moves(r, index);
     StopControl stop;
     const Total before = state.cost();
-    moves.run(state, rng, stop);
+    moves.run(state, rng, stop, UINT64_MAX);
     CHECK(state.feasible());
     CHECK(state.cost() <= before);
     improved += state.cost() < before;

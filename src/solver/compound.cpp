@@ -1,5 +1,6 @@
 #include "compound.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "iopddl/stop.hpp"
@@ -13,20 +14,13 @@ constexpr int kRepairMoves = 8;
 }  // namespace
 
 CompoundMoves::CompoundMoves(const Reduced& r, const MemoryIndex& index)
-    : r_(r),
-      p_(r.original()),
-      index_(index),
-      order_(r.num_nodes()),
-      seen_(r.num_nodes(), 0),
-      in_chain_(r.num_nodes(), 0) {}
+    : r_(r), index_(index), order_(r.num_nodes()), in_chain_(r.num_nodes(), 0) {}
 
-Total CompoundMoves::freed_at(std::uint32_t h, Strategy from, Strategy to, std::size_t t) const {
+Total CompoundMoves::freed_at(std::span<const std::uint32_t> members, Strategy from,
+                              Strategy to) const {
   Total freed = 0;
-  for (std::size_t mi = r_.member_begin(h); mi < r_.member_begin(h + 1); ++mi) {
-    const NodeId w = r_.member_node(mi);
-    if (p_.has_memory(w) && p_.seg_lo(w) <= t && t < p_.seg_hi(w))
-      freed += Total{r_.member_usage(mi, from)} - r_.member_usage(mi, to);
-  }
+  for (std::uint32_t mi : members)
+    freed += Total{r_.member_usage(mi, from)} - r_.member_usage(mi, to);
   return freed;
 }
 
@@ -44,14 +38,16 @@ bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
   for (int step = 0; step < kRepairMoves && !state.feasible(); ++step) {
     const std::size_t t = state.usage().first_above(limit);
     const Total excess = state.usage().max(t, t + 1) - limit;
-    live_.clear();
-    ++now_;
-    index_.live_at(t, [&](std::uint32_t mi) {
-      const std::uint32_t h = index_.group[mi];
-      if (seen_[h] == now_ || in_chain_[h]) return;
-      seen_[h] = now_;
-      live_.push_back(h);
-    });
+    // The members live at t, by group (a group's members live elsewhere do not matter).
+    // Chains mostly meet the same few tight points: the list is kept for the last one.
+    if (t != live_t_) {
+      live_t_ = t;
+      live_.clear();
+      index_.live_at(t, [&](std::uint32_t mi) { live_.push_back({index_.group[mi], mi}); });
+      std::sort(live_.begin(), live_.end());
+      members_.clear();
+      for (const auto& [h, mi] : live_) members_.push_back(mi);
+    }
     // The cheapest move that clears t, else the cheapest per unit freed there, among those
     // that keep the chain improving.
     bool found = false, clears = false;
@@ -59,12 +55,18 @@ bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
     std::uint32_t best_h = 0;
     Strategy best_s = 0;
     Total best_d = 0;
-    for (std::uint32_t h : live_) {
+    for (std::size_t i = 0, j; i < live_.size(); i = j) {
+      const std::uint32_t h = live_[i].first;
+      for (j = i + 1; j < live_.size() && live_[j].first == h;) ++j;
+      if (in_chain_[h]) continue;
+      const std::span<const std::uint32_t> live_members(members_.data() + i, j - i);
       const Strategy cur = state.at(h);
       const auto dh = state.deltas(h);
+      work_ += dh.size();
       for (Strategy s = 0; s < r_.strategies(h); ++s) {
         if (s == cur || total + dh[s] >= 0) continue;
-        const Total freed = freed_at(h, cur, s, t);
+        work_ += live_members.size();
+        const Total freed = freed_at(live_members, cur, s);
         if (freed <= 0) continue;
         const bool c = freed >= excess;
         const double sc = c ? static_cast<double>(dh[s])
@@ -89,14 +91,17 @@ bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
   return false;
 }
 
-int CompoundMoves::run(LocalState& state, Rng& rng, const StopControl& stop) {
+int CompoundMoves::run(LocalState& state, Rng& rng, const StopControl& stop, std::uint64_t budget) {
   if (!state.limited() || !state.feasible()) return 0;
+  work_ = 0;
+  live_t_ = kNoPoint;
   std::iota(order_.begin(), order_.end(), 0);
   for (std::size_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[rng.below(i)]);
   int kept = 0;
   std::size_t visited = 0;
   for (std::uint32_t g : order_) {
     if ((++visited & 255) == 0 && stop.should_stop()) break;
+    if (work_ >= budget) break;
     if (chain(state, g)) ++kept;
   }
   return kept;

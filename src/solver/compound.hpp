@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -22,21 +23,27 @@ struct MemoryIndex;
 class CompoundMoves {
  public:
   CompoundMoves(const Reduced& r, const MemoryIndex& index);
-  // One pass over the groups in random order on a feasible `state`; returns how many
+  // One pass over the groups in random order on a feasible `state`, until `budget` units of
+  // work (one unit: a strategy or a live member looked at) are spent; returns how many
   // chains it kept (each made the state cheaper and kept it feasible).
-  int run(LocalState& state, Rng& rng, const StopControl& stop);
+  int run(LocalState& state, Rng& rng, const StopControl& stop, std::uint64_t budget);
+  std::uint64_t work() const { return work_; }  // spent by the last run()
 
  private:
   // One chain starting with g's most improving move; true if kept.
   bool chain(LocalState& state, std::uint32_t g);
-  // The usage that moving h from `from` to `to` frees at time segment t (negative: adds).
-  Total freed_at(std::uint32_t h, Strategy from, Strategy to, std::size_t t) const;
+  // The usage that moving a group from `from` to `to` frees where `members` (those of its
+  // members live at one time point) are live; negative if it adds.
+  Total freed_at(std::span<const std::uint32_t> members, Strategy from, Strategy to) const;
 
   const Reduced& r_;
-  const Problem& p_;
   const MemoryIndex& index_;
-  std::vector<std::uint32_t> order_, live_, seen_;
-  std::uint32_t now_ = 0;
+  std::vector<std::uint32_t> order_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> live_;  // (group, member) live at t
+  std::vector<std::uint32_t> members_;                         // live_'s members, in order
+  static constexpr std::size_t kNoPoint = static_cast<std::size_t>(-1);
+  std::size_t live_t_ = kNoPoint;  // the time point live_ is for
+  std::uint64_t work_ = 0;
   std::vector<char> in_chain_;
   std::vector<std::pair<std::uint32_t, Strategy>> undo_;  // (group, strategy before)
 };

@@ -13,10 +13,10 @@
 #include <thread>
 
 #include "../reduce/reduced.hpp"
+#include "compound.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
-#include "compound.hpp"
 #include "lns.hpp"
 #include "memory_index.hpp"
 #include "state.hpp"
@@ -54,6 +54,10 @@ constexpr int kPricedDescentPasses = 10;
 // at 20 s (seeds 1-10, median, without priced 1-opt): 1.106 without compound moves, 1.154
 // with them on every round (fewer rounds), 1.067 within 10 %.
 constexpr Total kTradeWithin = 10;
+// Work for compound moves per round, in multiples of the priced network's size (its edge
+// tables' entries, about what one TRW-S pass reads): a pass on S (6,500 nodes, up to 872
+// strategies) took 1-3 s unbounded, five times a round.
+constexpr std::uint64_t kTradeBudget = 4;
 
 class Worker {
  public:
@@ -76,7 +80,11 @@ class Worker {
         price_(r.original().num_segments() + 1, 0.0),
         alpha_(price_unit),
         stale_limit_(stale_rounds),
-        lns_windows_(lns_windows) {}
+        lns_windows_(lns_windows) {
+    for (std::uint32_t e = 0; e < net_.num_edges(); ++e)
+      net_size_ += static_cast<std::uint64_t>(net_.strategies(net_.edge_u(e))) *
+                   net_.strategies(net_.edge_v(e));
+  }
 
   // Rounds until `stop` says stop, `max_rounds` are done or `until` has passed (checked
   // between rounds only, so that a phase never cuts a round short).
@@ -106,7 +114,8 @@ class Worker {
       descend(stop);
       // Compound moves only on answers near the worker's best: far ones rarely become its
       // best, and a pass costs about 0.1 s on N.
-      if (best_x_.empty() || state_.cost() - best_cost_ < best_cost_ / kTradeWithin) trade(stop, rng_);
+      if (best_x_.empty() || state_.cost() - best_cost_ < best_cost_ / kTradeWithin)
+        trade(stop, rng_);
       // Stagnation is judged on what this worker found itself, not on its best: an answer
       // adopted from elsewhere (another rank) would make a price trajectory that still
       // improves look stale, and perturbing it would throw that trajectory away.
@@ -358,7 +367,13 @@ class Worker {
   // Compound moves (an improving move that memory blocks, paid for by moves that free the
   // memory) until a pass keeps none, each followed by 1-opt.
   void trade(StopControl& stop, Rng& rng) {
-    while (!stop.should_stop() && compound_.run(state_, rng, stop) > 0) descend(stop, rng);
+    std::uint64_t budget = kTradeBudget * net_size_;
+    while (!stop.should_stop() && budget > 0) {
+      const int kept = compound_.run(state_, rng, stop, budget);
+      budget -= std::min(budget, compound_.work());
+      if (kept == 0) break;
+      descend(stop, rng);
+    }
   }
 
   // Makes the state the worker's best (and offers it) if it is feasible and beats the best.
@@ -392,6 +407,7 @@ class Worker {
   WindowSearch lns_;
   TreeBlockSearch tree_;
   CompoundMoves compound_;
+  std::uint64_t net_size_ = 0;
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;

@@ -51,7 +51,7 @@ class LocalState {
 
  private:
   void add_usage(std::uint32_t g, Strategy from, Strategy to);
-  void touched(std::uint32_t g);          // g moved: its and its neighbours' deltas are stale
+  void touched(std::uint32_t g);  // g moved: its and its neighbours' deltas are stale
   void touched_all() { valid_from_ = ++clock_; }
   void add_floor(std::uint32_t g, Strategy s, int sign);  // sign * (usage(s) - floor)
   const Reduced& r_;
