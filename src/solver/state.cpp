@@ -45,7 +45,8 @@ void LocalState::assign(const std::vector<Strategy>& x) {
 std::span<const Total> LocalState::deltas(std::uint32_t g) {
   const Strategy k = r_.strategies(g), cur = x_[g];
   Total* d = cache_.data() + offset_[g];
-  if (cached_at_[g] >= changed_[g] && cached_at_[g] >= valid_from_) return {d, k};
+  const auto size = static_cast<std::size_t>(k);
+  if (cached_at_[g] >= changed_[g] && cached_at_[g] >= valid_from_) return {d, size};
   const Cost* c = r_.costs(g);
   for (Strategy s = 0; s < k; ++s) d[s] = Total{c[s]} - c[cur];
   for (std::uint32_t e : r_.incident(g)) {
@@ -54,7 +55,7 @@ std::span<const Total> LocalState::deltas(std::uint32_t g) {
     for (Strategy s = 0; s < k; ++s) d[s] += Total{row[s]} - base;
   }
   cached_at_[g] = clock_;
-  return {d, k};
+  return {d, size};
 }
 
 void LocalState::touched(std::uint32_t g) {
