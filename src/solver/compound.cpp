@@ -9,7 +9,8 @@
 namespace iopddl {
 
 namespace {
-// Repair moves after the first move of a chain. Chains kept on N at 20 s take 1-3.
+// Repair moves allowed after the first move of a chain: enough for a first move whose extra
+// usage crosses a few tight points, few enough that a failing chain stays cheap to undo.
 constexpr int kRepairMoves = 8;
 }  // namespace
 

@@ -55,8 +55,8 @@ constexpr int kPricedDescentPasses = 10;
 // with them on every round (fewer rounds), 1.067 within 10 %.
 constexpr Total kTradeWithin = 10;
 // Work for compound moves per round, in multiples of the priced network's size (its edge
-// tables' entries, about what one TRW-S pass reads): a pass on S (6,500 nodes, up to 872
-// strategies) took 1-3 s unbounded, five times a round.
+// tables' entries, about what one TRW-S pass reads): unbounded, a round's compound moves
+// on S (6,500 nodes, up to 872 strategies) took 0.5-2.8 s, several times a round without.
 constexpr std::uint64_t kTradeBudget = 4;
 
 class Worker {
@@ -112,8 +112,8 @@ class Worker {
       if (!was_feasible && !first && state_.peak() > state_.limit() + state_.limit() / 2) continue;
       if (!was_feasible && !repair(stop)) continue;
       descend(stop);
-      // Compound moves only on answers near the worker's best: far ones rarely become its
-      // best, and a pass costs about 0.1 s on N.
+      // Compound moves only on answers near the worker's best: on every round they cost N
+      // too many rounds (0.05-0.5 s a round's worth of passes), see kTradeWithin.
       if (best_x_.empty() || state_.cost() - best_cost_ < best_cost_ / kTradeWithin)
         trade(stop, rng_);
       // Stagnation is judged on what this worker found itself, not on its best: an answer
