@@ -3,12 +3,14 @@
 //   priced costs -> TRW-S -> rounding -> priced 1-opt -> greedy memory repair
 //   -> memory-aware 1-opt -> compound moves (near the worker's best),
 // with the per-member prices raised where that member's interval was overloaded and
-// lowered elsewhere. Workers share nothing but the incumbent store, so a run bounded by
-// work (--deterministic) gives the same answer for the same seed and thread count.
+// lowered elsewhere. In a timed run a stagnating worker polishes the best answer of all
+// workers; in a run bounded by work (--deterministic) workers share nothing but the
+// incumbent store, so it gives the same answer for the same seed and thread count.
 #include "portfolio.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <numeric>
 #include <thread>
 
@@ -59,10 +61,26 @@ constexpr Total kTradeWithin = 10;
 // on S (6,500 nodes, up to 872 strategies) took 0.5-2.8 s, several times a round without.
 constexpr std::uint64_t kTradeBudget = 4;
 
+// The best reduced answer of all workers in a timed run: a stagnating worker polishes it
+// rather than its own. (Deterministic runs leave it out: when a worker reads it would
+// depend on the threads' timing.) On N (seed 1, 60 s and 180 s: 1.0359 and 1.0231 with it,
+// 1.0352 and 1.0266 without; seeds 2, 3 at 60 s: 1.0305 / 1.0252 against 1.0290 / 1.0318;
+// seed 2 at 180 s: 1.0227 both) the worker at price level 0.15 stops improving after
+// about 11 s and otherwise polishes a worse answer for the rest of the run.
+struct SharedBest {
+  void publish(const std::vector<Strategy>& x, Total cost) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (best.empty() || cost < best_cost) best = x, best_cost = cost;
+  }
+  std::mutex mutex;
+  std::vector<Strategy> best;
+  Total best_cost = 0;
+};
+
 class Worker {
  public:
   Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed, int id,
-         int stale_rounds, Pricing pricing, int lns_windows)
+         int stale_rounds, Pricing pricing, int lns_windows, SharedBest* shared)
       : r_(r),
         p_(r.original()),
         index_(index),
@@ -80,7 +98,8 @@ class Worker {
         price_(r.original().num_segments() + 1, 0.0),
         alpha_(price_unit),
         stale_limit_(stale_rounds),
-        lns_windows_(lns_windows) {
+        lns_windows_(lns_windows),
+        shared_(shared) {
     for (std::uint32_t e = 0; e < net_.num_edges(); ++e)
       net_size_ += static_cast<std::uint64_t>(net_.strategies(net_.edge_u(e))) *
                    net_.strategies(net_.edge_v(e));
@@ -125,6 +144,10 @@ class Worker {
       if (progressed) {
         stale_ = 0;
       } else if (++stale_ >= stale_limit_) {
+        if (shared_ != nullptr) {
+          std::lock_guard<std::mutex> lock(shared_->mutex);
+          if (!shared_->best.empty()) adopt(shared_->best, shared_->best_cost);
+        }
         polish_best(stop, store, log);
         perturb();
         stale_ = 0;
@@ -254,9 +277,9 @@ class Worker {
       step_ = std::max(0.02, step_ * 0.97);
       return;
     }
-    // The rates matter on N (20 s, seeds 1-5): x1.1 + 0.05 up and x0.95 down (smoother
-    // trajectories) gave 1.10-1.28, x1.3 + 0.15 and x0.85 gave 1.12-1.14, against
-    // 1.03-1.07 for these.
+    // The rates matter on N (20 s): x1.1 + 0.05 up and x0.95 down (smoother trajectories)
+    // gave 1.10-1.28 (seeds 1-10), x1.3 + 0.15 and x0.85 gave 1.12-1.14 (seeds 1-2),
+    // against 1.03-1.10 for these (seeds 1-10).
     for (std::size_t mi : index_.with_memory) {
       const NodeId v = r_.member_node(mi);
       if (state_.usage().max(p_.seg_lo(v), p_.seg_hi(v)) > limit)
@@ -365,7 +388,7 @@ class Worker {
   }
 
   // Compound moves (an improving move that memory blocks, paid for by moves that free the
-  // memory) until a pass keeps none, each followed by 1-opt.
+  // memory), each pass followed by 1-opt, until a pass keeps none or the budget is spent.
   void trade(StopControl& stop, Rng& rng) {
     std::uint64_t budget = kTradeBudget * net_size_;
     while (!stop.should_stop() && budget > 0) {
@@ -382,6 +405,7 @@ class Worker {
     best_cost_ = state_.cost();
     best_x_ = state_.assignment();
     offer(store, log, how);
+    if (shared_ != nullptr) shared_->publish(best_x_, best_cost_);
     return true;
   }
 
@@ -427,6 +451,7 @@ class Worker {
   std::uint64_t rounds_ = 0;
   int stale_limit_;
   int lns_windows_;
+  SharedBest* shared_;  // null in deterministic runs
 };
 
 // Cost per unit of usage at which memory starts to matter: the spread of node costs over
@@ -463,6 +488,7 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   SolveResult base = solve_baseline(p_, stop, store, log_);
   if (base.status == SolveStatus::kInfeasible) return base;
   reduced_ = std::make_unique<Reduced>(Reduced::build(p_));
+  shared_ = std::make_unique<SharedBest>();
   const Reduced& r = *reduced_;
   log_.info("presolve: %zu nodes, %zu edges left; %s", r.num_nodes(), r.num_edges(),
             r.stats().summary().c_str());
@@ -479,7 +505,8 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
     const double scale =
         kPriceScales[static_cast<std::size_t>(o_.pricing == Pricing::kMixed ? (w / 2) % 4 : w % 4)];
     workers_.push_back(std::make_unique<Worker>(r, *index_, unit * scale, o_.seed, w,
-                                                o_.stale_rounds, pricing, o_.lns_windows));
+                                                o_.stale_rounds, pricing, o_.lns_windows,
+                                                o_.deterministic ? nullptr : shared_.get()));
   }
   if (exact.status == SolveStatus::kOptimal) adopt(exact_x_, exact_cost_);
   return exact.status == SolveStatus::kOptimal ? exact : SolveResult{SolveStatus::kFeasible, ""};

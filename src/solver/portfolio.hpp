@@ -14,6 +14,7 @@ namespace iopddl {
 
 class Worker;
 struct MemoryIndex;
+struct SharedBest;
 
 // Cost per unit of usage at which memory starts to matter: the scale of memory prices.
 double memory_price_unit(const Reduced& r);
@@ -57,6 +58,7 @@ class Portfolio {
   int first_worker_;
   std::unique_ptr<Reduced> reduced_;
   std::unique_ptr<MemoryIndex> index_;
+  std::unique_ptr<SharedBest> shared_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<Strategy> exact_x_;
   Total exact_cost_ = 0;
