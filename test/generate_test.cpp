@@ -60,3 +60,19 @@ TEST_CASE("generated instances of both families are solved to feasible forbidden
     CHECK(out.forbidden_picks == 0);
   }
 }
+
+TEST_CASE("a deterministic run of the workers gives the same answer for the same seed") {
+  // Large enough that the workers run (no exact mode), memory-bound so that compound moves
+  // and repairs are taken, two threads so that both workers offer answers.
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 600;
+  g.seed = 4;
+  const Problem p = generate_problem(g);
+  SolverOptions o = test::deterministic_options(25, 2);
+  o.seed = 3;
+  o.stale_rounds = 5;  // polish and scatter within the run too
+  const test::Outcome first = test::solve_checked(p, o);
+  REQUIRE(first.cost.has_value());
+  for (int run = 0; run < 2; ++run) CHECK(test::solve_checked(p, o).assignment == first.assignment);
+}
