@@ -53,6 +53,40 @@ Problem random_tree_problem(Rng& rng, int least) {
   return std::move(b).build();
 }
 
+// `rounds` random tiny problems (2 to 1 + max_nodes nodes, up to 9 edges, limit 1 to
+// 1 + limit_spread times the least-memory peak), each reduced and given a random feasible
+// assignment; f(p, r, state) runs on each (draws that are infeasible are skipped).
+template <class F>
+void for_random_feasible_states(Rng& rng, int rounds, int max_nodes, double limit_spread, F f) {
+  for (int round = 0; round < rounds; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(static_cast<std::uint64_t>(max_nodes)));
+    spec.edges = static_cast<int>(rng.below(10));
+    spec.limit_factor = 1.0 + limit_spread * rng.uniform();
+    Problem p = test::random_problem(rng, spec);
+    Reduced r = Reduced::build(p);
+    if (r.stats().infeasible_forbidden) continue;
+    LocalState state(r);
+    std::vector<Strategy> x(r.num_nodes());
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
+    state.assign(x);
+    if (state.feasible()) f(p, r, state);
+  }
+}
+
+// After a search on a feasible state: still feasible, no dearer than `before`, and the cost
+// it tracks is the reference evaluator's. Returns the evaluation.
+Evaluation check_no_worse_and_exact(const Problem& p, const Reduced& r, const LocalState& state,
+                                    Total before) {
+  CHECK(state.feasible());
+  CHECK(state.cost() <= before);
+  Evaluation e = evaluate(p, r.expand(state.assignment()));
+  CHECK(e.feasible);
+  if (e.forbidden_picks == 0) CHECK(e.cost == state.cost());
+  return e;
+}
+
 }  // namespace
 
 TEST_CASE("presolve then undo keeps the brute-force optimum and every cost exact") {
@@ -275,32 +309,16 @@ TEST_CASE("a tree block over a tree-shaped instance relabels it to the optimum")
 
 TEST_CASE("tree blocks keep a feasible state feasible and never raise its cost") {
   Rng rng(13);
-  for (int round = 0; round < 200; ++round) {
-    test::TinySpec spec;
-    spec.nodes = 2 + static_cast<int>(rng.below(6));
-    spec.edges = static_cast<int>(rng.below(10));
-    spec.limit_factor = 1.0 + 0.3 * rng.uniform();
-    Problem p = test::random_problem(rng, spec);
-    Reduced r = Reduced::build(p);
-    if (r.stats().infeasible_forbidden) continue;
-    LocalState state(r);
-    std::vector<Strategy> x(r.num_nodes());
-    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
-      x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
-    state.assign(x);
-    if (!state.feasible()) continue;
-    TreeBlockSearch search(r);
-    StopControl stop;
-    for (int step = 0; step < 5; ++step) {
-      const Total before = state.cost();
-      search.run(state, rng, 3, 1 + rng.below(6), stop);
-      CHECK(state.feasible());
-      CHECK(state.cost() <= before);
-      Evaluation e = evaluate(p, r.expand(state.assignment()));
-      CHECK(e.feasible);
-      if (e.forbidden_picks == 0) CHECK(e.cost == state.cost());
-    }
-  }
+  for_random_feasible_states(rng, 200, 6, 0.3,
+                             [&](const Problem& p, const Reduced& r, LocalState& state) {
+                               TreeBlockSearch search(r);
+                               StopControl stop;
+                               for (int step = 0; step < 5; ++step) {
+                                 const Total before = state.cost();
+                                 search.run(state, rng, 3, 1 + rng.below(6), stop);
+                                 check_no_worse_and_exact(p, r, state, before);
+                               }
+                             });
 }
 
 TEST_CASE("a compound move trades memory between nodes that share no edge") {
@@ -335,35 +353,18 @@ TEST_CASE("a compound move trades memory between nodes that share no edge") {
 TEST_CASE("compound moves keep a feasible state feasible, never raise its cost, stay exact") {
   Rng rng(17);
   int improved = 0;
-  for (int round = 0; round < 300; ++round) {
-    test::TinySpec spec;
-    spec.nodes = 2 + static_cast<int>(rng.below(8));
-    spec.edges = static_cast<int>(rng.below(10));
-    spec.limit_factor = 1.0 + 0.2 * rng.uniform();
-    Problem p = test::random_problem(rng, spec);
-    Reduced r = Reduced::build(p);
-    if (r.stats().infeasible_forbidden) continue;
-    MemoryIndex index(r);
-    LocalState state(r);
-    std::vector<Strategy> x(r.num_nodes());
-    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
-      x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
-    state.assign(x);
-    if (!state.feasible()) continue;
-    CompoundMoves moves(r, index);
-    StopControl stop;
-    const Total before = state.cost();
-    moves.run(state, rng, stop, UINT64_MAX);
-    CHECK(state.feasible());
-    CHECK(state.cost() <= before);
-    improved += state.cost() < before;
-    Evaluation e = evaluate(p, r.expand(state.assignment()));
-    CHECK(e.feasible);
-    if (e.forbidden_picks == 0) {
-      CHECK(e.cost == state.cost());
-      CHECK(e.cost >= *test::brute_force_optimum(p));
-    }
-  }
+  for_random_feasible_states(rng, 300, 8, 0.2,
+                             [&](const Problem& p, const Reduced& r, LocalState& state) {
+                               MemoryIndex index(r);
+                               CompoundMoves moves(r, index);
+                               StopControl stop;
+                               const Total before = state.cost();
+                               moves.run(state, rng, stop, UINT64_MAX);
+                               const Evaluation e = check_no_worse_and_exact(p, r, state, before);
+                               improved += state.cost() < before;
+                               if (e.forbidden_picks == 0)
+                                 CHECK(e.cost >= *test::brute_force_optimum(p));
+                             });
   CHECK(improved > 0);
 }
 

@@ -25,7 +25,7 @@ struct SolverOptions {
   int threads = 0;               // 0: the machine's cores
   bool deterministic = false;    // bounded by work, not time: same seed+threads, same answer
   std::uint64_t work_limit = 0;  // deterministic mode: pricing rounds per worker (0: 30)
-  int stale_rounds = 40;  // rounds without improvement before a worker scatters its prices
+  int stale_rounds = 40;         // rounds without improvement before a worker scatters its prices
   Pricing pricing = Pricing::kPerMember;
   int lns_windows = 50;  // windows per LNS batch on a stagnating worker's best (0: no LNS)
 };

@@ -40,7 +40,8 @@ bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
     const std::size_t t = state.usage().first_above(limit);
     const Total excess = state.usage().max(t, t + 1) - limit;
     // The members live at t, by group (a group's members live elsewhere do not matter).
-    // Chains mostly meet the same few tight points: the list is kept for the last one.
+    // Chains mostly meet the same few tight points: the list (which depends on t only) is
+    // kept for the last one.
     if (t != live_t_) {
       live_t_ = t;
       live_.clear();
@@ -95,7 +96,6 @@ bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
 int CompoundMoves::run(LocalState& state, Rng& rng, const StopControl& stop, std::uint64_t budget) {
   if (!state.limited() || !state.feasible()) return 0;
   work_ = 0;
-  live_t_ = kNoPoint;
   std::iota(order_.begin(), order_.end(), 0);
   for (std::size_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[rng.below(i)]);
   int kept = 0;

@@ -29,6 +29,7 @@ class CostNetwork {
   double* unary(std::uint32_t g) { return unary_.data() + ubegin_[g]; }
   const double* unary(std::uint32_t g) const { return unary_.data() + ubegin_[g]; }
   std::size_t unary_size() const { return unary_.size(); }
+  std::size_t table_size() const { return table_.size(); }  // entries of all edge tables
   std::size_t unary_begin(std::uint32_t g) const { return ubegin_[g]; }
   std::uint32_t edge_u(std::uint32_t e) const { return eu_[e]; }
   std::uint32_t edge_v(std::uint32_t e) const { return ev_[e]; }

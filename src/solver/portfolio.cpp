@@ -67,14 +67,23 @@ constexpr std::uint64_t kTradeBudget = 4;
 // 1.0352 and 1.0266 without; seeds 2, 3 at 60 s: 1.0305 / 1.0252 against 1.0290 / 1.0318;
 // seed 2 at 180 s: 1.0227 both) the worker at price level 0.15 stops improving after
 // about 11 s and otherwise polishes a worse answer for the rest of the run.
-struct SharedBest {
+class SharedBest {
+ public:
   void publish(const std::vector<Strategy>& x, Total cost) {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (best.empty() || cost < best_cost) best = x, best_cost = cost;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (best_.empty() || cost < best_cost_) best_ = x, best_cost_ = cost;
   }
-  std::mutex mutex;
-  std::vector<Strategy> best;
-  Total best_cost = 0;
+  // The worker adopts the best answer (if there is one and it beats the worker's own).
+  template <class W>
+  void give(W& worker) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!best_.empty()) worker.adopt(best_, best_cost_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Strategy> best_;
+  Total best_cost_ = 0;
 };
 
 class Worker {
@@ -99,11 +108,7 @@ class Worker {
         alpha_(price_unit),
         stale_limit_(stale_rounds),
         lns_windows_(lns_windows),
-        shared_(shared) {
-    for (std::uint32_t e = 0; e < net_.num_edges(); ++e)
-      net_size_ += static_cast<std::uint64_t>(net_.strategies(net_.edge_u(e))) *
-                   net_.strategies(net_.edge_v(e));
-  }
+        shared_(shared) {}
 
   // Rounds until `stop` says stop, `max_rounds` are done or `until` has passed (checked
   // between rounds only, so that a phase never cuts a round short).
@@ -144,10 +149,7 @@ class Worker {
       if (progressed) {
         stale_ = 0;
       } else if (++stale_ >= stale_limit_) {
-        if (shared_ != nullptr) {
-          std::lock_guard<std::mutex> lock(shared_->mutex);
-          if (!shared_->best.empty()) adopt(shared_->best, shared_->best_cost);
-        }
+        if (shared_ != nullptr) shared_->give(*this);
         polish_best(stop, store, log);
         perturb();
         stale_ = 0;
@@ -390,7 +392,7 @@ class Worker {
   // Compound moves (an improving move that memory blocks, paid for by moves that free the
   // memory), each pass followed by 1-opt, until a pass keeps none or the budget is spent.
   void trade(StopControl& stop, Rng& rng) {
-    std::uint64_t budget = kTradeBudget * net_size_;
+    std::uint64_t budget = kTradeBudget * net_.table_size();
     while (!stop.should_stop() && budget > 0) {
       const int kept = compound_.run(state_, rng, stop, budget);
       budget -= std::min(budget, compound_.work());
@@ -431,7 +433,6 @@ class Worker {
   WindowSearch lns_;
   TreeBlockSearch tree_;
   CompoundMoves compound_;
-  std::uint64_t net_size_ = 0;
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;

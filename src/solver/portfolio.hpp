@@ -14,7 +14,7 @@ namespace iopddl {
 
 class Worker;
 struct MemoryIndex;
-struct SharedBest;
+class SharedBest;
 
 // Cost per unit of usage at which memory starts to matter: the scale of memory prices.
 double memory_price_unit(const Reduced& r);
