@@ -311,7 +311,8 @@ TEST_CASE("tree blocks keep a feasible state feasible and never raise its cost")
   Rng rng(13);
   for_random_feasible_states(rng, 200, 6, 0.3,
                              [&](const Problem& p, const Reduced& r, LocalState& state) {
-                               TreeBlockSearch search(r);
+                               MemoryIndex index(r);  // every other state: with relief
+                               TreeBlockSearch search(r, rng.below(2) ? &index : nullptr);
                                StopControl stop;
                                for (int step = 0; step < 5; ++step) {
                                  const Total before = state.cost();
@@ -319,6 +320,78 @@ TEST_CASE("tree blocks keep a feasible state feasible and never raise its cost")
                                  check_no_worse_and_exact(p, r, state, before);
                                }
                              });
+}
+
+namespace {
+
+// Two nodes on one interval joined by an equality-like edge (0 on the diagonal, 20 off it),
+// optionally a third node with no edge; the state starts at `start`.
+struct PricedBlockCase {
+  Problem p;
+  Reduced r;
+  MemoryIndex index;
+  LocalState state;
+  PricedBlockCase(Problem problem, const std::vector<Strategy>& start)
+      : p(std::move(problem)), r(Reduced::build(p, /*fold=*/false)), index(r), state(r) {
+    std::vector<Strategy> x;
+    REQUIRE(r.contract(start, x));
+    state.assign(x);
+    REQUIRE(state.feasible());
+  }
+  Total tree_block(bool relief) {
+    TreeBlockSearch search(r, relief ? &index : nullptr);
+    Rng rng(1);
+    search.improve(state, rng, 0, 2);
+    return state.cost();
+  }
+};
+
+Problem equal_pair(std::span<const Cost> ca, std::span<const Usage> ua, std::span<const Cost> cb,
+                   std::span<const Usage> ub, Usage limit, bool third) {
+  ProblemBuilder b;
+  b.add_node(0, 2, ca, ua);
+  b.add_node(0, 2, cb, ub);
+  std::vector<Cost> t(ca.size() * cb.size(), 20);
+  for (std::size_t s = 0; s < std::min(ca.size(), cb.size()); ++s) t[s * cb.size() + s] = 0;
+  b.add_edge(0, 1, b.add_table(t));
+  if (third) {
+    const std::vector<Cost> cc{0, 3};
+    const std::vector<Usage> uc{6, 0};
+    b.add_node(0, 2, cc, uc);
+  }
+  b.set_usage_limit(limit);
+  return std::move(b).build();
+}
+
+}  // namespace
+
+TEST_CASE("a priced tree block finds the best labelling within the limit") {
+  // From (1, 1) at cost 13: (0, 0) costs 0 but takes 20 units of the 12; (2, 2) costs 5 and
+  // takes 10. Any single move pays 20 on the edge, so 1-opt is stuck; the block's unpriced
+  // labelling overloads, a priced one reaches the optimum.
+  const std::vector<Cost> ca{0, 9, 3}, cb{0, 4, 2};
+  const std::vector<Usage> u{10, 1, 5};
+  PricedBlockCase c(equal_pair(ca, u, cb, u, 12, false), {1, 1});
+  REQUIRE(c.state.cost() == 13);
+  CHECK(c.tree_block(false) == 5);
+  CHECK(c.state.feasible());
+  CHECK(c.state.cost() == *test::brute_force_optimum(c.p));
+}
+
+TEST_CASE("a tree block that overloads a time point brings in nodes live there") {
+  // From (1, 1, 0) at cost 18 and 8 units of 12: (0, 0) saves 18 on the pair but only fits
+  // when the third node, which shares no edge with them, frees its 6 units for 3.
+  const std::vector<Cost> c2{0, 9};
+  const std::vector<Usage> u2{6, 1};
+  {
+    PricedBlockCase c(equal_pair(c2, u2, c2, u2, 12, true), {1, 1, 0});
+    REQUIRE(c.state.cost() == 18);
+    CHECK(c.tree_block(false) == 18);  // the pair alone cannot fit (0, 0)
+  }
+  PricedBlockCase c(equal_pair(c2, u2, c2, u2, 12, true), {1, 1, 0});
+  CHECK(c.tree_block(true) == 3);
+  CHECK(c.state.feasible());
+  CHECK(c.state.cost() == *test::brute_force_optimum(c.p));
 }
 
 TEST_CASE("a compound move trades memory between nodes that share no edge") {

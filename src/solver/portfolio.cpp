@@ -97,7 +97,7 @@ class Worker {
         net_(CostNetwork::from_reduced(r)),
         trws_(net_),
         lns_(r, &index),
-        tree_(r),
+        tree_(r, &index),
         compound_(r, index),
         rng_(seed, 0, static_cast<std::uint64_t>(id)),
         improve_rng_(seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),

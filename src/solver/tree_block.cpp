@@ -11,8 +11,34 @@ namespace {
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 }
 
-TreeBlockSearch::TreeBlockSearch(const Reduced& r)
-    : r_(r), slot_(r.num_nodes(), kNone), touched_(r.num_nodes(), 0) {}
+TreeBlockSearch::TreeBlockSearch(const Reduced& r, const MemoryIndex* index)
+    : r_(r),
+      index_(index),
+      slot_(r.num_nodes(), kNone),
+      touched_(r.num_nodes(), 0),
+      hot_(r.num_members(), 0) {}
+
+void TreeBlockSearch::add(std::uint32_t g, std::uint32_t via) {
+  slot_[g] = static_cast<std::uint32_t>(block_.size());
+  block_.push_back(g);
+  parent_edge_.push_back(via);
+  for (std::uint32_t e : r_.incident(g)) {
+    const std::uint32_t o = r_.other(e, g);
+    if (slot_[o] != kNone) continue;
+    if (++touched_[o] == 1) candidates_.push_back(o);
+  }
+}
+
+// Whether g can join the block keeping its edges a forest (at most one neighbour inside);
+// its edge to the parent, or none.
+bool TreeBlockSearch::joinable(std::uint32_t g, std::uint32_t& via) const {
+  if (slot_[g] != kNone || touched_[g] > 1) return false;
+  via = kNone;
+  if (touched_[g] == 1)
+    for (std::uint32_t e : r_.incident(g))
+      if (slot_[r_.other(e, g)] != kNone) via = e;
+  return true;
+}
 
 // Random growth: a candidate joins while exactly one of its neighbours is in the block
 // (touched_ counts them); a second neighbour joining blocks it for good.
@@ -25,46 +51,59 @@ void TreeBlockSearch::grow(Rng& rng, std::uint32_t root, std::size_t size) {
   block_.clear();
   parent_edge_.clear();
   candidates_.clear();
-  auto add = [&](std::uint32_t g, std::uint32_t via) {
-    slot_[g] = static_cast<std::uint32_t>(block_.size());
-    block_.push_back(g);
-    parent_edge_.push_back(via);
-    for (std::uint32_t e : r_.incident(g)) {
-      const std::uint32_t o = r_.other(e, g);
-      if (slot_[o] != kNone) continue;
-      if (++touched_[o] == 1) candidates_.push_back(o);
-    }
-  };
   add(root, kNone);
   while (block_.size() < size && !candidates_.empty()) {
     const std::size_t i = rng.below(candidates_.size());
     const std::uint32_t c = candidates_[i];
     candidates_[i] = candidates_.back();
     candidates_.pop_back();
-    if (slot_[c] != kNone || touched_[c] != 1) continue;  // taken, or now closes a cycle
-    std::uint32_t via = kNone;
-    for (std::uint32_t e : r_.incident(c))
-      if (slot_[r_.other(e, c)] != kNone) via = e;
-    add(c, via);
+    std::uint32_t via;
+    if (touched_[c] == 1 && joinable(c, via)) add(c, via);  // not taken, closes no cycle
   }
 }
 
-bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, std::size_t size) {
-  grow(rng, root, size);
-  const std::size_t n = block_.size();
-  if (n < 2) return false;
-  // Subtree values, leaves first (reverse insertion order: children come after parents).
-  value_begin_.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    value_begin_[i + 1] = value_begin_[i] + static_cast<std::size_t>(r_.strategies(block_[i]));
-  value_.assign(value_begin_[n], 0);
-  choice_begin_.assign(n + 1, 0);
-  for (std::size_t i = 1; i < n; ++i) {
-    const std::uint32_t p = r_.other(parent_edge_[i], block_[i]);
-    choice_begin_[i + 1] = static_cast<std::size_t>(r_.strategies(p));
+// Relief for an overloaded labelling: groups live at the first overloaded time point join
+// the block (as new roots, or as children of their one neighbour inside), so that the
+// priced labellings can free memory there too, not only in the block's own nodes.
+void TreeBlockSearch::add_relief(const LocalState& state, Rng& rng) {
+  const std::size_t t = state.usage().first_above(state.limit());
+  relief_.clear();
+  index_->live_at(t, [&](std::uint32_t mi) { relief_.push_back(index_->group[mi]); });
+  std::size_t added = 0;
+  for (std::size_t i = relief_.size(); i > 0 && added < kRelief; --i) {
+    std::swap(relief_[i - 1], relief_[rng.below(i)]);
+    const std::uint32_t g = relief_[i - 1];
+    std::uint32_t via;
+    if (!joinable(g, via)) continue;
+    add(g, via);
+    before_.push_back(state.at(g));
+    ++added;
   }
-  for (std::size_t i = 0; i < n; ++i) choice_begin_[i + 1] += choice_begin_[i];
-  choice_.assign(choice_begin_[n], 0);
+}
+
+// Index arrays of the DP over the current block.
+void TreeBlockSearch::layout() {
+  const std::size_t n = block_.size();
+  value_begin_.assign(n + 1, 0);
+  choice_begin_.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    value_begin_[i + 1] = value_begin_[i] + static_cast<std::size_t>(r_.strategies(block_[i]));
+    choice_begin_[i + 1] =
+        choice_begin_[i] +
+        (parent_edge_[i] == kNone
+             ? 0
+             : static_cast<std::size_t>(r_.strategies(r_.other(parent_edge_[i], block_[i]))));
+  }
+  value_.resize(value_begin_[n]);
+  choice_.resize(choice_begin_[n]);
+}
+
+// Dynamic programming over the block (leaves first: children come after their parents in
+// insertion order) for its best labelling given everything else, with `lambda` per unit of
+// usage added to the costs of the members marked hot; into label_.
+void TreeBlockSearch::solve(const LocalState& state, double lambda) {
+  const std::size_t n = block_.size();
+  std::fill(value_.begin(), value_.end(), Total{0});
   for (std::size_t i = 0; i < n; ++i) {  // own costs and edges to nodes outside the block
     const std::uint32_t g = block_[i];
     Total* v = value_.data() + value_begin_[i];
@@ -75,8 +114,15 @@ bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, s
       const auto row = r_.slice(e, g, state.at(o));
       for (Strategy s = 0; s < r_.strategies(g); ++s) v[s] += row[s];
     }
+    if (lambda <= 0) continue;
+    for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
+      if (!hot_[mi]) continue;
+      for (Strategy s = 0; s < r_.strategies(g); ++s)
+        v[s] += static_cast<Total>(lambda * static_cast<double>(r_.member_usage(mi, s)));
+    }
   }
-  for (std::size_t i = n; i-- > 1;) {
+  for (std::size_t i = n; i-- > 0;) {
+    if (parent_edge_[i] == kNone) continue;  // a root
     const std::uint32_t g = block_[i], e = parent_edge_[i];
     const std::uint32_t p = r_.other(e, g);
     const Total* v = value_.data() + value_begin_[i];
@@ -93,28 +139,81 @@ bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, s
     }
   }
   label_.resize(n);
-  const Total* rv = value_.data();
-  label_[0] = static_cast<Strategy>(std::min_element(rv, rv + r_.strategies(block_[0])) - rv);
-  for (std::size_t i = 1; i < n; ++i) {
-    const std::uint32_t p = r_.other(parent_edge_[i], block_[i]);
-    label_[i] = choice_[choice_begin_[i] + label_[slot_[p]]];
-  }
-  // Apply; undo unless cheaper and within the limit.
-  const Total before_cost = state.cost();
-  before_.resize(n);
-  bool changed = false;
   for (std::size_t i = 0; i < n; ++i) {
-    before_[i] = state.at(block_[i]);
-    if (label_[i] == before_[i]) continue;
-    changed = true;
-    state.move(block_[i], label_[i], state.delta(block_[i], label_[i]));
+    if (parent_edge_[i] == kNone) {
+      const Total* v = value_.data() + value_begin_[i];
+      label_[i] = static_cast<Strategy>(std::min_element(v, v + r_.strategies(block_[i])) - v);
+    } else {
+      const std::uint32_t p = r_.other(parent_edge_[i], block_[i]);
+      label_[i] = choice_[choice_begin_[i] + label_[slot_[p]]];
+    }
   }
-  if (!changed) return false;
-  if (state.cost() < before_cost && state.feasible()) return true;
-  for (std::size_t i = n; i-- > 0;)
-    if (state.at(block_[i]) != before_[i])
-      state.move(block_[i], before_[i], state.delta(block_[i], before_[i]));
-  return false;
+}
+
+bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, std::size_t size) {
+  grow(rng, root, size);
+  if (block_.size() < 2) return false;
+  before_.resize(block_.size());
+  for (std::size_t i = 0; i < block_.size(); ++i) before_[i] = state.at(block_[i]);
+  const Total before_cost = state.cost();
+  const Problem& p = r_.original();
+
+  // The block's best labelling ignores memory; when it overloads some time point, the
+  // members live there (hot) get a price per unit of usage, raised while the labelling
+  // overloads and halved back towards the last overloading price while it costs more than
+  // the current one, for at most kPricings labellings. The first price is the labelling's
+  // gain per unit of overload.
+  double lambda = 0, low = 0, high = -1;
+  bool improved = false;
+  for (int attempt = 0; attempt < kPricings; ++attempt) {
+    layout();
+    solve(state, lambda);
+    const std::size_t n = block_.size();
+    bool changed = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (label_[i] == state.at(block_[i])) continue;
+      changed = true;
+      state.move(block_[i], label_[i], state.delta(block_[i], label_[i]));
+    }
+    const bool cheaper = state.cost() < before_cost, feasible = state.feasible();
+    if (changed && cheaper && feasible) {
+      improved = true;
+      break;
+    }
+    // The best labelling at no price is the current one: nothing in this block improves.
+    if (!changed && lambda == 0) break;
+    if (!feasible && index_ != nullptr) add_relief(state, rng);
+    if (!feasible)
+      for (std::size_t i = 0; i < block_.size(); ++i)
+        for (std::size_t mi = r_.member_begin(block_[i]); mi < r_.member_begin(block_[i] + 1);
+             ++mi) {
+          const NodeId v = r_.member_node(mi);
+          if (!hot_[mi] && p.has_memory(v) &&
+              state.usage().max(p.seg_lo(v), p.seg_hi(v)) > state.limit()) {
+            hot_[mi] = 1;
+            hot_list_.push_back(mi);
+          }
+        }
+    const Total gain = before_cost - state.cost(), excess = state.peak() - state.limit();
+    for (std::size_t i = block_.size(); i-- > 0;)
+      if (state.at(block_[i]) != before_[i])
+        state.move(block_[i], before_[i], state.delta(block_[i], before_[i]));
+    if (cheaper) {  // and overloading: raise the price
+      low = lambda;
+      lambda = high > 0  ? (low + high) / 2
+               : low > 0 ? 2 * low
+                         : static_cast<double>(gain) / static_cast<double>(excess);
+    } else {
+      // Costlier than the current labelling: a higher price only costs more (if it also
+      // overloads, or at no price, give up); lower it towards the last overloading one.
+      if (lambda == 0 || !feasible) break;
+      high = lambda;
+      lambda = (low + high) / 2;
+    }
+  }
+  for (std::size_t mi : hot_list_) hot_[mi] = 0;
+  hot_list_.clear();
+  return improved;
 }
 
 int TreeBlockSearch::run(LocalState& state, Rng& rng, int blocks, std::size_t size,
