@@ -16,7 +16,10 @@ TreeBlockSearch::TreeBlockSearch(const Reduced& r, const MemoryIndex* index)
       index_(index),
       slot_(r.num_nodes(), kNone),
       touched_(r.num_nodes(), 0),
-      hot_(r.num_members(), 0) {}
+      hot_(r.num_members(), 0) {
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+    if (!r.incident(g).empty()) roots_.push_back(g);
+}
 
 void TreeBlockSearch::add(std::uint32_t g, std::uint32_t via) {
   slot_[g] = static_cast<std::uint32_t>(block_.size());
@@ -219,8 +222,9 @@ bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, s
 int TreeBlockSearch::run(LocalState& state, Rng& rng, int blocks, std::size_t size,
                          const StopControl& stop) {
   int improved = 0;
+  if (roots_.empty()) return 0;
   for (int b = 0; b < blocks && !stop.should_stop(); ++b)
-    improved += improve(state, rng, static_cast<std::uint32_t>(rng.below(r_.num_nodes())), size);
+    improved += improve(state, rng, roots_[rng.below(roots_.size())], size);
   return improved;
 }
 

@@ -60,6 +60,9 @@ class TreeBlockSearch {
   std::vector<char> hot_;  // per member: priced in this block's labellings
   std::vector<std::size_t> hot_list_;
   std::vector<std::uint32_t> relief_;
+  // Groups with an edge: a block grown from one without is that group alone, which 1-opt
+  // covers (on N, 19,446 of the 27,200 reduced groups have no edge).
+  std::vector<std::uint32_t> roots_;
 };
 
 }  // namespace iopddl
