@@ -9,7 +9,9 @@ namespace iopddl {
 
 namespace {
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-}
+// A price times a usage beyond this is as good as infinite (a forbidden entry is 1e18).
+constexpr double kMaxPenalty = 1e30;
+}  // namespace
 
 TreeBlockSearch::TreeBlockSearch(const Reduced& r, const MemoryIndex* index)
     : r_(r),
@@ -120,8 +122,9 @@ void TreeBlockSearch::solve(const LocalState& state, double lambda) {
     if (lambda <= 0) continue;
     for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
       if (!hot_[mi]) continue;
-      for (Strategy s = 0; s < r_.strategies(g); ++s)
-        v[s] += static_cast<Total>(lambda * static_cast<double>(r_.member_usage(mi, s)));
+      for (Strategy s = 0; s < r_.strategies(g); ++s)  // capped: sums stay far inside 128 bits
+        v[s] += static_cast<Total>(
+            std::min(lambda * static_cast<double>(r_.member_usage(mi, s)), kMaxPenalty));
     }
   }
   for (std::size_t i = n; i-- > 0;) {
