@@ -150,17 +150,14 @@ class Worker {
       // Stagnation is judged on what this worker found itself, not on its best: an answer
       // adopted from elsewhere (another rank) would make a price trajectory that still
       // improves look stale, and perturbing it would throw that trajectory away.
-      const bool progressed = state_.feasible() && (own_best_ < 0 || state_.cost() < own_best_);
-      if (progressed) own_best_ = state_.cost();
+      const bool progressed = lowers(own_best_);
       const bool kept = keep_if_better(store, log, "priced");
       if (kept) best_adopted_ = false;
       // A round answer that beats this worker's earlier round answers but not its best is
       // polished too: otherwise a run whose first polished rounds were poor stays in
       // their basin (N, seed 7 at 180 s: rounds 11 % above the usual best rounds, then
       // 1.035 for the rest of the run).
-      const bool best_round = state_.feasible() && (round_best_ < 0 || state_.cost() < round_best_);
-      if (best_round) round_best_ = state_.cost();
-      if (best_round && !kept && polished_) polish(stop, store, log);
+      if (lowers(round_best_) && !kept && polished_) polish(stop, store, log);
       if (progressed) {
         stale_ = 0;
       } else if (++stale_ >= stale_limit_) {
@@ -438,6 +435,13 @@ class Worker {
     best_x_ = state_.assignment();
     offer(store, log, how);
     if (shared_ != nullptr) shared_->publish(best_x_, best_cost_);
+    return true;
+  }
+
+  // Whether the state is feasible and below `mark` (-1: none yet); if so, lowers the mark.
+  bool lowers(Total& mark) const {
+    if (!state_.feasible() || (mark >= 0 && state_.cost() >= mark)) return false;
+    mark = state_.cost();
     return true;
   }
 
