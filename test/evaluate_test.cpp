@@ -129,6 +129,11 @@ TEST_CASE("the usage tree matches a plain array under random range adds") {
           break;
         }
       CHECK(tree.first_above(limit) == first);
+      std::vector<std::size_t> above, expected;
+      tree.all_above(limit, above);
+      for (std::size_t i = 0; i < n; ++i)
+        if (plain[i] > limit) expected.push_back(i);
+      CHECK(above == expected);
     }
   }
 }

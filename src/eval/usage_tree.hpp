@@ -28,6 +28,10 @@ class UsageTree {
   Total max() const { return max_[1]; }
   // First segment whose value exceeds `limit` (size() if none).
   std::size_t first_above(Total limit) const { return first_above(1, 0, n_, limit, 0); }
+  // Appends every segment whose value exceeds `limit` to `out`, in increasing order.
+  void all_above(Total limit, std::vector<std::size_t>& out) const {
+    all_above(1, 0, n_, limit, 0, out);
+  }
   static Total lowest() { return -(Total{1} << 120); }
 
  private:
@@ -57,6 +61,18 @@ class UsageTree {
     const Total a = above + add_[x];
     std::size_t left = first_above(2 * x, l, m, limit, a);
     return left != n_ ? left : first_above(2 * x + 1, m, r, limit, a);
+  }
+
+  void all_above(std::size_t x, std::size_t l, std::size_t r, Total limit, Total above,
+                 std::vector<std::size_t>& out) const {
+    if (max_[x] + above <= limit) return;
+    if (r - l == 1) {
+      out.push_back(l);
+      return;
+    }
+    const std::size_t m = (l + r) / 2;
+    all_above(2 * x, l, m, limit, above + add_[x], out);
+    all_above(2 * x + 1, m, r, limit, above + add_[x], out);
   }
 
   std::size_t n_;

@@ -1,6 +1,7 @@
 #include "tree_block.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "iopddl/stop.hpp"
@@ -11,6 +12,10 @@ namespace {
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 // A price times a usage beyond this is as good as infinite (a forbidden entry is 1e18).
 constexpr double kMaxPenalty = 1e30;
+// The same as a cast to Total, through the cheaper 64-bit conversion when it fits.
+Total penalty(double x) {
+  return std::abs(x) < 9e18 ? Total{static_cast<std::int64_t>(x)} : static_cast<Total>(x);
+}
 }  // namespace
 
 TreeBlockSearch::TreeBlockSearch(const Reduced& r, const MemoryIndex* index)
@@ -19,14 +24,39 @@ TreeBlockSearch::TreeBlockSearch(const Reduced& r, const MemoryIndex* index)
       slot_(r.num_nodes(), kNone),
       touched_(r.num_nodes(), 0),
       hot_(r.num_members(), 0) {
-  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+  Strategy most = 1;
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
     if (!r.incident(g).empty()) roots_.push_back(g);
+    most = std::max(most, r.strategies(g));
+  }
+  best_.resize(static_cast<std::size_t>(most));
 }
 
-void TreeBlockSearch::add(std::uint32_t g, std::uint32_t via) {
+void TreeBlockSearch::add(const LocalState& state, std::uint32_t g, std::uint32_t via) {
   slot_[g] = static_cast<std::uint32_t>(block_.size());
   block_.push_back(g);
   parent_edge_.push_back(via);
+  // g's base: its own costs and its edges to nodes outside the block, at their strategies.
+  // The state is at the labels the block started from whenever a node joins, so these
+  // stay right for every labelling tried; the parent's edge to g is now inside the block.
+  const Strategy k = r_.strategies(g);
+  const std::size_t at = base_.size();
+  base_.resize(at + static_cast<std::size_t>(k));
+  begin_.push_back(base_.size());
+  Total* b = base_.data() + at;
+  for (Strategy s = 0; s < k; ++s) b[s] = r_.costs(g)[s];
+  for (std::uint32_t e : r_.incident(g)) {
+    const std::uint32_t o = r_.other(e, g);
+    if (slot_[o] != kNone) continue;
+    const auto row = r_.slice(e, g, state.at(o));
+    for (Strategy s = 0; s < k; ++s) b[s] += row[s];
+  }
+  if (via != kNone) {
+    const std::uint32_t p = r_.other(via, g);
+    const auto row = r_.slice(via, p, state.at(g));
+    Total* pb = base_.data() + begin_[slot_[p]];
+    for (Strategy s = 0; s < r_.strategies(p); ++s) pb[s] -= row[s];
+  }
   for (std::uint32_t e : r_.incident(g)) {
     const std::uint32_t o = r_.other(e, g);
     if (slot_[o] != kNone) continue;
@@ -47,7 +77,8 @@ bool TreeBlockSearch::joinable(std::uint32_t g, std::uint32_t& via) const {
 
 // Random growth: a candidate joins while exactly one of its neighbours is in the block
 // (touched_ counts them); a second neighbour joining blocks it for good.
-void TreeBlockSearch::grow(Rng& rng, std::uint32_t root, std::size_t size) {
+void TreeBlockSearch::grow(const LocalState& state, Rng& rng, std::uint32_t root,
+                           std::size_t size) {
   // Every node touched last time is a neighbour of the last block.
   for (std::uint32_t g : block_) {
     slot_[g] = kNone;
@@ -56,14 +87,16 @@ void TreeBlockSearch::grow(Rng& rng, std::uint32_t root, std::size_t size) {
   block_.clear();
   parent_edge_.clear();
   candidates_.clear();
-  add(root, kNone);
+  base_.clear();
+  begin_.assign(1, 0);
+  add(state, root, kNone);
   while (block_.size() < size && !candidates_.empty()) {
     const std::size_t i = rng.below(candidates_.size());
     const std::uint32_t c = candidates_[i];
     candidates_[i] = candidates_.back();
     candidates_.pop_back();
     std::uint32_t via;
-    if (touched_[c] == 1 && joinable(c, via)) add(c, via);  // not taken, closes no cycle
+    if (touched_[c] == 1 && joinable(c, via)) add(state, c, via);  // not taken, closes no cycle
   }
 }
 
@@ -80,7 +113,7 @@ void TreeBlockSearch::add_relief(const LocalState& state, Rng& rng) {
     const std::uint32_t g = relief_[i - 1];
     std::uint32_t via;
     if (!joinable(g, via)) continue;
-    add(g, via);
+    add(state, g, via);
     before_.push_back(state.at(g));
     ++added;
   }
@@ -89,65 +122,69 @@ void TreeBlockSearch::add_relief(const LocalState& state, Rng& rng) {
 // Index arrays of the DP over the current block.
 void TreeBlockSearch::layout() {
   const std::size_t n = block_.size();
-  value_begin_.assign(n + 1, 0);
   choice_begin_.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    value_begin_[i + 1] = value_begin_[i] + static_cast<std::size_t>(r_.strategies(block_[i]));
     choice_begin_[i + 1] =
         choice_begin_[i] +
         (parent_edge_[i] == kNone
              ? 0
              : static_cast<std::size_t>(r_.strategies(r_.other(parent_edge_[i], block_[i]))));
   }
-  value_.resize(value_begin_[n]);
+  value_.resize(base_.size());
   choice_.resize(choice_begin_[n]);
 }
 
 // Dynamic programming over the block (leaves first: children come after their parents in
 // insertion order) for its best labelling given everything else, with `lambda` per unit of
 // usage added to the costs of the members marked hot; into label_.
-void TreeBlockSearch::solve(const LocalState& state, double lambda) {
+void TreeBlockSearch::solve(double lambda) {
   const std::size_t n = block_.size();
-  std::fill(value_.begin(), value_.end(), Total{0});
-  for (std::size_t i = 0; i < n; ++i) {  // own costs and edges to nodes outside the block
+  std::copy(base_.begin(), base_.end(), value_.begin());  // the same layout
+  for (std::size_t i = 0; i < n && lambda > 0; ++i) {
     const std::uint32_t g = block_[i];
-    Total* v = value_.data() + value_begin_[i];
-    for (Strategy s = 0; s < r_.strategies(g); ++s) v[s] += r_.costs(g)[s];
-    for (std::uint32_t e : r_.incident(g)) {
-      const std::uint32_t o = r_.other(e, g);
-      if (slot_[o] != kNone) continue;
-      const auto row = r_.slice(e, g, state.at(o));
-      for (Strategy s = 0; s < r_.strategies(g); ++s) v[s] += row[s];
-    }
-    if (lambda <= 0) continue;
+    Total* v = value_.data() + begin_[i];
     for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
       if (!hot_[mi]) continue;
       for (Strategy s = 0; s < r_.strategies(g); ++s)  // capped: sums stay far inside 128 bits
-        v[s] += static_cast<Total>(
-            std::min(lambda * static_cast<double>(r_.member_usage(mi, s)), kMaxPenalty));
+        v[s] +=
+            penalty(std::min(lambda * static_cast<double>(r_.member_usage(mi, s)), kMaxPenalty));
     }
   }
   for (std::size_t i = n; i-- > 0;) {
     if (parent_edge_[i] == kNone) continue;  // a root
     const std::uint32_t g = block_[i], e = parent_edge_[i];
     const std::uint32_t p = r_.other(e, g);
-    const Total* v = value_.data() + value_begin_[i];
-    Total* pv = value_.data() + value_begin_[slot_[p]];
+    const Strategy kg = r_.strategies(g), kp = r_.strategies(p);
+    const Total* v = value_.data() + begin_[i];
+    Total* pv = value_.data() + begin_[slot_[p]];
     Strategy* ch = choice_.data() + choice_begin_[i];
-    for (Strategy sp = 0; sp < r_.strategies(p); ++sp) {
-      const auto row = r_.slice(e, g, sp);
-      Total best = v[0] + row[0];
-      Strategy arg = 0;
-      for (Strategy s = 1; s < r_.strategies(g); ++s)
-        if (v[s] + row[s] < best) best = v[s] + row[s], arg = s;
-      pv[sp] += best;
-      ch[sp] = arg;
+    const Cost* table = r_.table(e);
+    // For each parent strategy, the child's best (the lowest on ties), reading the table
+    // row by row: g's strategy is the row when g is the edge's first node.
+    if (r_.edge_u(e) == g) {
+      for (Strategy sp = 0; sp < kp; ++sp) best_[sp] = v[0] + table[sp], ch[sp] = 0;
+      for (Strategy s = 1; s < kg; ++s) {
+        const Cost* row = table + static_cast<std::size_t>(s) * kp;
+        for (Strategy sp = 0; sp < kp; ++sp)
+          if (v[s] + row[sp] < best_[sp]) best_[sp] = v[s] + row[sp], ch[sp] = s;
+      }
+    } else {
+      for (Strategy sp = 0; sp < kp; ++sp) {
+        const Cost* row = table + static_cast<std::size_t>(sp) * kg;
+        Total best = v[0] + row[0];
+        Strategy arg = 0;
+        for (Strategy s = 1; s < kg; ++s)
+          if (v[s] + row[s] < best) best = v[s] + row[s], arg = s;
+        best_[sp] = best;
+        ch[sp] = arg;
+      }
     }
+    for (Strategy sp = 0; sp < kp; ++sp) pv[sp] += best_[sp];
   }
   label_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (parent_edge_[i] == kNone) {
-      const Total* v = value_.data() + value_begin_[i];
+      const Total* v = value_.data() + begin_[i];
       label_[i] = static_cast<Strategy>(std::min_element(v, v + r_.strategies(block_[i])) - v);
     } else {
       const std::uint32_t p = r_.other(parent_edge_[i], block_[i]);
@@ -157,7 +194,7 @@ void TreeBlockSearch::solve(const LocalState& state, double lambda) {
 }
 
 bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, std::size_t size) {
-  grow(rng, root, size);
+  grow(state, rng, root, size);
   if (block_.size() < 2) return false;
   before_.resize(block_.size());
   for (std::size_t i = 0; i < block_.size(); ++i) before_[i] = state.at(block_[i]);
@@ -173,7 +210,7 @@ bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, s
   bool improved = false;
   for (int attempt = 0; attempt < kPricings; ++attempt) {
     layout();
-    solve(state, lambda);
+    solve(lambda);
     const std::size_t n = block_.size();
     bool changed = false;
     for (std::size_t i = 0; i < n; ++i) {
@@ -189,17 +226,20 @@ bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, s
     // The best labelling at no price is the current one: nothing in this block improves.
     if (!changed && lambda == 0) break;
     if (!feasible && index_ != nullptr) add_relief(state, rng);
-    if (!feasible)
+    if (!feasible) {  // members live at an overloaded point become hot
+      over_.clear();
+      state.usage().all_above(state.limit(), over_);
       for (std::size_t i = 0; i < block_.size(); ++i)
         for (std::size_t mi = r_.member_begin(block_[i]); mi < r_.member_begin(block_[i] + 1);
              ++mi) {
           const NodeId v = r_.member_node(mi);
-          if (!hot_[mi] && p.has_memory(v) &&
-              state.usage().max(p.seg_lo(v), p.seg_hi(v)) > state.limit()) {
-            hot_[mi] = 1;
-            hot_list_.push_back(mi);
-          }
+          if (hot_[mi] || !p.has_memory(v)) continue;
+          const auto t = std::lower_bound(over_.begin(), over_.end(), p.seg_lo(v));
+          if (t == over_.end() || *t >= p.seg_hi(v)) continue;
+          hot_[mi] = 1;
+          hot_list_.push_back(mi);
         }
+    }
     const Total gain = before_cost - state.cost(), excess = state.peak() - state.limit();
     for (std::size_t i = block_.size(); i-- > 0;)
       if (state.at(block_[i]) != before_[i])

@@ -42,12 +42,12 @@ class TreeBlockSearch {
   // (1.0033-1.0144); the groups with the cheapest memory-freeing move first was much
   // worse (1.08-1.23 at 20 s: deltas for every group live there, the hub's too).
   static constexpr std::size_t kRelief = 256;
-  void grow(Rng& rng, std::uint32_t root, std::size_t size);
-  void add(std::uint32_t g, std::uint32_t via);
+  void grow(const LocalState& state, Rng& rng, std::uint32_t root, std::size_t size);
+  void add(const LocalState& state, std::uint32_t g, std::uint32_t via);
   bool joinable(std::uint32_t g, std::uint32_t& via) const;
   void add_relief(const LocalState& state, Rng& rng);
   void layout();
-  void solve(const LocalState& state, double lambda);
+  void solve(double lambda);
 
   const Reduced& r_;
   const MemoryIndex* index_;
@@ -55,14 +55,19 @@ class TreeBlockSearch {
   std::vector<std::uint32_t> slot_;                 // group -> index in block_ (or none)
   std::vector<std::uint32_t> touched_;              // group -> neighbours in the block
   std::vector<std::uint32_t> candidates_;
-  std::vector<Total> value_;  // per block node and strategy: subtree cost
-  std::vector<std::size_t> value_begin_;
+  // Per block node and strategy (from begin_[i]): own cost plus edges to nodes outside the
+  // block, computed as nodes join (the DP runs up to kPricings times on them); and the
+  // subtree cost in one DP.
+  std::vector<Total> base_, value_;
+  std::vector<std::size_t> begin_;
   std::vector<Strategy> choice_;  // per block node and parent strategy: best own
+  std::vector<Total> best_;       // per parent strategy: the child's best subtree cost
   std::vector<std::size_t> choice_begin_;
   std::vector<Strategy> label_, before_;
   std::vector<char> hot_;  // per member: priced in this block's labellings
   std::vector<std::size_t> hot_list_;
   std::vector<std::uint32_t> relief_;
+  std::vector<std::size_t> over_;  // the overloaded segments of a labelling, in order
   // Groups with an edge: a block grown from one without is that group alone, which 1-opt
   // covers (on N, 19,446 of the 27,200 reduced groups have no edge).
   std::vector<std::uint32_t> roots_;
