@@ -35,9 +35,11 @@ constexpr int kTrwsIterations = 6;
 // Tree-block moves per batch on a stagnating worker's best (a batch that improves nothing
 // ends the polish), and their size. Priced blocks on N (60 s, seeds 1-4, with 256 relief
 // groups): 300 per batch and tree blocks again after improving windows: median 1.0013
-// against 1.0059 for 100 per batch. Sizes 300, 1,000, mixed 100-3,200 and 3,000 gave
+// against 1.0059 for 100 per batch. With blocks 2.1 times faster (f42968c), at 180 s
+// (seeds 1-3): 300 per batch 1.00031 / 1.00224 / 0.99962, 600 0.99986 / 1.00074 / 0.99926,
+// 1,200 0.99938 / 1.00099 / 1.00037. Sizes 300, 1,000, mixed 100-3,200 and 3,000 gave
 // medians 1.019, 1.020, 1.019 and 1.029 at 20 s (seeds 1-10).
-constexpr int kTreeBlocks = 300;
+constexpr int kTreeBlocks = 600;
 // The same while the best picks a forbidden entry: with 300 the generated forbidden family
 // (20 s, seeds 1-3) got its first forbidden-free answer at 11.9 / 14.0 / 7.8 s, against
 // 8.3 / 8.4 / 5.5 s with 100.
