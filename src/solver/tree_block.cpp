@@ -37,8 +37,9 @@ void TreeBlockSearch::add(const LocalState& state, std::uint32_t g, std::uint32_
   block_.push_back(g);
   parent_edge_.push_back(via);
   // g's base: its own costs and its edges to nodes outside the block, at their strategies.
-  // The state is at the labels the block started from whenever a node joins, so these
-  // stay right for every labelling tried; the parent's edge to g is now inside the block.
+  // Only block nodes change while the block's labellings are tried, so these stay right
+  // for all of them (relief groups join mid-way, with only their parent inside); the
+  // parent's edge to g is now inside the block.
   const Strategy k = r_.strategies(g);
   const std::size_t at = base_.size();
   base_.resize(at + static_cast<std::size_t>(k));
