@@ -9,8 +9,9 @@
 namespace iopddl {
 
 namespace {
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-}
+// Not in the window (what LocalState::outside_costs reads as outside).
+constexpr std::uint32_t kNone = LocalState::kOutside;
+}  // namespace
 
 WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index)
     : r_(r), table_min_(r.num_edges()), index_(index), position_(r.num_nodes(), kNone) {
@@ -154,13 +155,7 @@ bool WindowSearch::search_window(LocalState& state) {
     const std::uint32_t g = window_[i];
     const Strategy k = r_.strategies(g);
     Total* f = fixed_.data() + fixed_begin_[i];
-    for (Strategy s = 0; s < k; ++s) f[s] = r_.costs(g)[s];
-    for (std::uint32_t e : r_.incident(g)) {
-      const std::uint32_t o = r_.other(e, g);
-      if (position_[o] != kNone) continue;
-      const auto row = r_.slice(e, g, state.at(o));
-      for (Strategy s = 0; s < k; ++s) f[s] += row[s];
-    }
+    state.outside_costs(g, position_, f);
     own_min[i] = *std::min_element(f, f + k);
     current += f[state.at(g)];
   }

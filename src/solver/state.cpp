@@ -58,6 +58,18 @@ std::span<const Total> LocalState::deltas(std::uint32_t g) {
   return {d, size};
 }
 
+void LocalState::outside_costs(std::uint32_t g, const std::vector<std::uint32_t>& slot,
+                               Total* out) const {
+  const Strategy k = r_.strategies(g);
+  for (Strategy s = 0; s < k; ++s) out[s] = r_.costs(g)[s];
+  for (std::uint32_t e : r_.incident(g)) {
+    const std::uint32_t o = r_.other(e, g);
+    if (slot[o] != kOutside) continue;
+    const auto row = r_.slice(e, g, x_[o]);
+    for (Strategy s = 0; s < k; ++s) out[s] += row[s];
+  }
+}
+
 void LocalState::touched(std::uint32_t g) {
   changed_[g] = ++clock_;
   for (std::uint32_t e : r_.incident(g)) changed_[r_.other(e, g)] = clock_;

@@ -28,6 +28,12 @@ class LocalState {
   bool feasible() const { return !limited_ || tree_.max() <= limit_; }
   const UsageTree& usage() const { return tree_; }
 
+  // g's own cost per strategy plus its edges to the groups outside a set, at their current
+  // strategies, into out[0..k_g): `slot[o]` is kOutside for groups outside, anything else
+  // for members (whose edges are left out). Exact re-solves of a set of groups start here.
+  static constexpr std::uint32_t kOutside = 0xFFFFFFFFu;
+  void outside_costs(std::uint32_t g, const std::vector<std::uint32_t>& slot, Total* out) const;
+
   // Cost change of moving g to each strategy (size k_g); valid until the state changes.
   std::span<const Total> deltas(std::uint32_t g);
   Total delta(std::uint32_t g, Strategy s) const;

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "iopddl/stop.hpp"
 
 namespace iopddl {
 
 namespace {
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+// Not in the block, or no parent edge (LocalState::outside_costs reads it as outside).
+constexpr std::uint32_t kNone = LocalState::kOutside;
 // A price times a usage beyond this is as good as infinite (a forbidden entry is 1e18).
 constexpr double kMaxPenalty = 1e30;
 // The same as a cast to Total, through the cheaper 64-bit conversion when it fits.
@@ -44,14 +44,7 @@ void TreeBlockSearch::add(const LocalState& state, std::uint32_t g, std::uint32_
   const std::size_t at = base_.size();
   base_.resize(at + static_cast<std::size_t>(k));
   begin_.push_back(base_.size());
-  Total* b = base_.data() + at;
-  for (Strategy s = 0; s < k; ++s) b[s] = r_.costs(g)[s];
-  for (std::uint32_t e : r_.incident(g)) {
-    const std::uint32_t o = r_.other(e, g);
-    if (slot_[o] != kNone) continue;
-    const auto row = r_.slice(e, g, state.at(o));
-    for (Strategy s = 0; s < k; ++s) b[s] += row[s];
-  }
+  state.outside_costs(g, slot_, base_.data() + at);
   if (via != kNone) {
     const std::uint32_t p = r_.other(via, g);
     const auto row = r_.slice(via, p, state.at(g));
