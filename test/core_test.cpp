@@ -7,6 +7,7 @@
 #include "partition/regions.hpp"
 #include "reduce/reduced.hpp"
 #include "solver/compound.hpp"
+#include "solver/crossover.hpp"
 #include "solver/lns.hpp"
 #include "solver/memory_index.hpp"
 #include "solver/portfolio.hpp"
@@ -437,6 +438,88 @@ TEST_CASE("compound moves keep a feasible state feasible, never raise its cost, 
                                improved += state.cost() < before;
                                if (e.forbidden_picks == 0)
                                  CHECK(e.cost >= *test::brute_force_optimum(p));
+                             });
+  CHECK(improved > 0);
+}
+
+namespace {
+
+// Random labels for every group of r.
+std::vector<Strategy> random_labels(Rng& rng, const Reduced& r) {
+  std::vector<Strategy> x(r.num_nodes());
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+    x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("crossover without a memory limit reaches the best mix of the parents' components") {
+  // The oracle, from the definition: every mix of base and donor labels over the groups
+  // where they differ in which an edge never joins a base label to a donor label between
+  // two such groups; without a limit the crossover must reach the cheapest.
+  Rng rng(31);
+  int mixed = 0;
+  for (int round = 0; round < 300; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(8));
+    spec.edges = static_cast<int>(rng.below(11));
+    spec.forbidden_share = 0;
+    spec.limit_factor = 0;
+    Problem p = test::random_problem(rng, spec);
+    Reduced r = Reduced::build(p, /*fold=*/false);
+    const std::vector<Strategy> x = random_labels(rng, r), y = random_labels(rng, r);
+    std::vector<std::uint32_t> differ;
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      if (x[g] != y[g]) differ.push_back(g);
+    LocalState mix(r);
+    std::optional<Total> best;
+    for (std::uint32_t mask = 0; mask < (1u << differ.size()); ++mask) {
+      std::vector<Strategy> z = x;
+      std::vector<int> side(r.num_nodes(), -1);
+      for (std::size_t i = 0; i < differ.size(); ++i) {
+        side[differ[i]] = (mask >> i) & 1;
+        if (side[differ[i]]) z[differ[i]] = y[differ[i]];
+      }
+      bool consistent = true;
+      for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+        const std::uint32_t u = r.edge_u(e), v = r.other(e, u);
+        if (side[u] >= 0 && side[v] >= 0 && side[u] != side[v]) consistent = false;
+      }
+      if (!consistent) continue;
+      mix.assign(z);
+      if (!best || mix.cost() < *best) best = mix.cost();
+    }
+    LocalState state(r);
+    state.assign(x);
+    const Total base = state.cost();
+    mix.assign(y);
+    const Total donor = mix.cost();
+    Crossover crossover(r);
+    StopControl stop;
+    crossover.run(state, y, rng, stop);
+    CHECK(state.cost() == *best);
+    CHECK(evaluate(p, r.expand(state.assignment())).cost == state.cost());
+    mixed += state.cost() < std::min(base, donor);
+  }
+  CHECK(mixed > 0);
+}
+
+TEST_CASE("crossover keeps a feasible state feasible, never raises its cost, stays exact") {
+  Rng rng(37);
+  int improved = 0;
+  for_random_feasible_states(rng, 300, 8, 0.3,
+                             [&](const Problem& p, const Reduced& r, LocalState& state) {
+                               const std::vector<Strategy> x = state.assignment();
+                               const std::vector<Strategy> y = random_labels(rng, r);
+                               Crossover crossover(r);
+                               StopControl stop;
+                               const Total before = state.cost();
+                               crossover.run(state, y, rng, stop);
+                               check_no_worse_and_exact(p, r, state, before);
+                               improved += state.cost() < before;
+                               for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+                                 CHECK((state.at(g) == x[g] || state.at(g) == y[g]));
                              });
   CHECK(improved > 0);
 }

@@ -1,0 +1,79 @@
+#include "crossover.hpp"
+
+#include "iopddl/stop.hpp"
+
+namespace iopddl {
+
+namespace {
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+}
+
+Crossover::Crossover(const Reduced& r) : r_(r), component_(r.num_nodes(), kNone) {}
+
+// The components of the groups where the state and the donor differ, by depth-first search
+// over edges between such groups.
+void Crossover::components(const LocalState& state, const std::vector<Strategy>& donor) {
+  groups_.clear();
+  begin_.assign(1, 0);
+  for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
+    if (donor[g] == state.at(g) || component_[g] != kNone) continue;
+    const auto c = static_cast<std::uint32_t>(begin_.size() - 1);
+    component_[g] = c;
+    stack_.push_back(g);
+    while (!stack_.empty()) {
+      const std::uint32_t u = stack_.back();
+      stack_.pop_back();
+      groups_.push_back(u);
+      for (std::uint32_t e : r_.incident(u)) {
+        const std::uint32_t o = r_.other(e, u);
+        if (donor[o] != state.at(o) && component_[o] == kNone) {
+          component_[o] = c;
+          stack_.push_back(o);
+        }
+      }
+    }
+    begin_.push_back(groups_.size());
+  }
+  for (std::uint32_t g : groups_) component_[g] = kNone;  // ready for the next call
+}
+
+int Crossover::run(LocalState& state, const std::vector<Strategy>& donor, Rng& rng,
+                   const StopControl& stop) {
+  components(state, donor);
+  const std::size_t n = begin_.size() - 1;
+  order_.resize(n);
+  for (std::uint32_t c = 0; c < n; ++c) order_[c] = c;
+  for (std::size_t i = n; i > 1; --i) std::swap(order_[i - 1], order_[rng.below(i)]);
+  // A component not taken still has the state's labels, so taking it back restores them:
+  // the labels before are stack_ (reused: empty between components).
+  int taken = 0;
+  for (int pass = 0; pass < kPasses && !stop.should_stop(); ++pass) {
+    int now = 0;
+    for (std::uint32_t c : order_) {
+      const std::uint32_t first = groups_[begin_[c]];
+      if (state.at(first) == donor[first]) continue;  // taken in an earlier pass
+      const Total before = state.cost();
+      stack_.clear();
+      for (std::size_t i = begin_[c]; i < begin_[c + 1]; ++i) {
+        const std::uint32_t g = groups_[i];
+        stack_.push_back(state.at(g));
+        state.move(g, donor[g], state.delta(g, donor[g]));
+      }
+      if (state.feasible() && state.cost() < before) {
+        ++now;
+        continue;
+      }
+      for (std::size_t i = begin_[c + 1]; i-- > begin_[c];) {
+        const std::uint32_t g = groups_[i];
+        const Strategy back = stack_[i - begin_[c]];
+        state.move(g, back, state.delta(g, back));
+      }
+    }
+    stack_.clear();
+    taken += now;
+    if (now == 0) break;
+  }
+  return taken;
+}
+
+}  // namespace iopddl
