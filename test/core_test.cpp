@@ -54,6 +54,14 @@ Problem random_tree_problem(Rng& rng, int least) {
   return std::move(b).build();
 }
 
+// Random labels for every group of r.
+std::vector<Strategy> random_labels(Rng& rng, const Reduced& r) {
+  std::vector<Strategy> x(r.num_nodes());
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+    x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
+  return x;
+}
+
 // `rounds` random tiny problems (2 to 1 + max_nodes nodes, up to 9 edges, limit 1 to
 // 1 + limit_spread times the least-memory peak), each reduced and given a random feasible
 // assignment; f(p, r, state) runs on each (draws that are infeasible are skipped).
@@ -68,10 +76,7 @@ void for_random_feasible_states(Rng& rng, int rounds, int max_nodes, double limi
     Reduced r = Reduced::build(p);
     if (r.stats().infeasible_forbidden) continue;
     LocalState state(r);
-    std::vector<Strategy> x(r.num_nodes());
-    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
-      x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
-    state.assign(x);
+    state.assign(random_labels(rng, r));
     if (state.feasible()) f(p, r, state);
   }
 }
@@ -441,18 +446,6 @@ TEST_CASE("compound moves keep a feasible state feasible, never raise its cost, 
                              });
   CHECK(improved > 0);
 }
-
-namespace {
-
-// Random labels for every group of r.
-std::vector<Strategy> random_labels(Rng& rng, const Reduced& r) {
-  std::vector<Strategy> x(r.num_nodes());
-  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
-    x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
-  return x;
-}
-
-}  // namespace
 
 TEST_CASE("crossover without a memory limit reaches the best mix of the parents' components") {
   // The oracle, from the definition: every mix of base and donor labels over the groups
