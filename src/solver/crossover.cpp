@@ -44,8 +44,8 @@ int Crossover::run(LocalState& state, const std::vector<Strategy>& donor, Rng& r
   order_.resize(n);
   for (std::uint32_t c = 0; c < n; ++c) order_[c] = c;
   for (std::size_t i = n; i > 1; --i) std::swap(order_[i - 1], order_[rng.below(i)]);
-  // A component not taken still has the state's labels, so taking it back restores them:
-  // the labels before are stack_ (reused: empty between components).
+  // A component's labels before its move are kept in stack_ (unused between calls of
+  // components()), so a component not taken moves back to them.
   int taken = 0;
   for (int pass = 0; pass < kPasses && !stop.should_stop(); ++pass) {
     int now = 0;
