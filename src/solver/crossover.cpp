@@ -45,7 +45,10 @@ int Crossover::run(LocalState& state, const std::vector<Strategy>& donor, Rng& r
   for (std::uint32_t c = 0; c < n; ++c) order_[c] = c;
   for (std::size_t i = n; i > 1; --i) std::swap(order_[i - 1], order_[rng.below(i)]);
   // A component's labels before its move are kept in stack_ (unused between calls of
-  // components()), so a component not taken moves back to them.
+  // components()), so a component not taken moves back to them. Moving to learn the cost
+  // and the memory, then back, is cheap enough: in a profile of N at 60 s the crossover's
+  // own functions took 0.06 % and LocalState's single-move functions (delta, move,
+  // add_usage, touched; every other search uses them too) 2.1 %.
   int taken = 0;
   for (int pass = 0; pass < kPasses && !stop.should_stop(); ++pass) {
     int now = 0;
