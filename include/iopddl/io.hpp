@@ -15,6 +15,20 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A file that could not be written (result, checkpoint, generated instance); the message
+// names the file and the system's reason.
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Writes `text` to `path`: a regular file (or a new one) through a temporary file renamed
+// into place, so readers see the old content or the new; a device or pipe directly. Throws
+// OutputError.
+void write_file(const std::string& path, const std::string& text);
+// Whether `path` could be written now (a temporary next to it is created and removed):
+// "" if so, else the reason.
+std::string cannot_write(const std::string& path);
+
 // The bytes of a file, gunzipped when it starts with the gzip magic bytes (whatever its
 // name). `buffer` holds the `size` content bytes followed by zeroed padding (simdjson reads
 // past the end of its input).

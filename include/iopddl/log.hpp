@@ -4,6 +4,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 
 namespace iopddl {
@@ -16,6 +17,9 @@ class Log {
       : out_(out), clock_(clock), quiet_(quiet) {}
   // printf-style; the line gets a "# [elapsed s] " prefix and a newline.
   void info(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+  // Runs `last_words` (which prints the final line) under the log's lock, then sends every
+  // later progress line to stderr: nothing reaches the log's stream after the final line.
+  void close(const std::function<void()>& last_words);
 
  private:
   std::FILE* out_;

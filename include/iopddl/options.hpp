@@ -20,6 +20,8 @@ enum class Pricing {
 };
 
 struct SolverOptions {
+  // More worker threads than this are capped (each holds a copy of the priced problem).
+  static constexpr int kMaxThreads = 64;
   Algorithm algorithm = Algorithm::kPortfolio;
   std::uint64_t seed = 1;
   int threads = 0;               // 0: the machine's cores
@@ -30,6 +32,20 @@ struct SolverOptions {
   int stale_rounds = 40;
   Pricing pricing = Pricing::kPerMember;
   int lns_windows = 50;  // windows per LNS batch on a stagnating worker's best (0: no LNS)
+};
+
+// Distributed runs (used by the MPI layer only; plain data, so every build can read, check
+// and print them).
+struct DistributedOptions {
+  double sync_seconds = 1.0;         // wall time between synchronisations
+  double price_blend = 0.0;          // how far each rank moves its prices to the average
+  std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)
+  int region_iterations = 3;         // TRW-S iterations per region round (0: no region workers)
+  std::string checkpoint_path;       // periodic checkpoints (and one at the end) go here
+  double checkpoint_seconds = 60.0;  // their period
+  // Where SIGUSR1 writes one when checkpoint_path is empty.
+  std::string signal_checkpoint_path = "iopddl.checkpoint";
+  std::string resume_path;  // continue from this checkpoint
 };
 
 }  // namespace iopddl

@@ -11,29 +11,35 @@ namespace iopddl {
 
 using Clock = std::chrono::steady_clock;
 
+// `t` plus `seconds`, saturating: a span past the clock's range (1e10 s, 1e300 s) or NaN
+// gives time_point::max(), "never", instead of overflowing into the past.
+inline Clock::time_point time_after(Clock::time_point t, double seconds) {
+  if (t == Clock::time_point::max()) return t;
+  const double room = std::chrono::duration<double>(Clock::time_point::max() - t).count();
+  if (!(seconds < 0.5 * room)) return Clock::time_point::max();
+  if (seconds <= 0) return t;
+  return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 class StopControl {
  public:
-  // `start` is the process start; `seconds` the total budget from it (<= 0: none).
-  StopControl(Clock::time_point start, double seconds) : start_(start) {
-    if (seconds > 0)
-      end_ = start +
-             std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    else
-      end_ = Clock::time_point::max();
-  }
+  // `start` is the process start; `seconds` the total budget from it (<= 0: none; a budget
+  // past the clock's range is none too).
+  StopControl(Clock::time_point start, double seconds)
+      : start_(start), end_(seconds > 0 ? time_after(start, seconds) : Clock::time_point::max()) {}
   StopControl() : StopControl(Clock::now(), 0) {}
   // A phase of `parent`: stops after `seconds` from now, or when the parent stops.
   StopControl(const StopControl& parent, double seconds) : StopControl(parent.start_, 0) {
     parent_ = &parent;
-    const auto phase_end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                              std::chrono::duration<double>(seconds));
-    end_ = std::min(parent.end_, phase_end);
+    end_ = std::min(parent.end_, time_after(Clock::now(), seconds));
   }
 
   // Brings the deadline `seconds` earlier (time reserved for work after the solver).
   void reserve(double seconds) {
-    if (end_ != Clock::time_point::max())
-      end_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    if (end_ == Clock::time_point::max() || !(seconds > 0)) return;
+    const double left = std::chrono::duration<double>(end_ - start_).count();
+    end_ = seconds >= left ? start_ : end_ - std::chrono::duration_cast<Clock::duration>(
+                                                 std::chrono::duration<double>(seconds));
   }
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }

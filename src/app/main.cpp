@@ -1,13 +1,14 @@
 // The `iopddl` command: the contest interface (`iopddl FILE TIMEOUT`) and the subcommands
 // solve, evaluate and info. Exceptions stop here, with the file and field in the message.
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
-#include <map>
+#include <cstring>
+#include <limits>
 #include <sstream>
-#include <thread>
 
 #include "info.hpp"
+#include "solve_options.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
 #include "iopddl/io.hpp"
@@ -18,44 +19,6 @@ using namespace iopddl::app;
 
 namespace {
 
-const std::map<std::string, Algorithm> kAlgorithms{{"baseline", Algorithm::kBaseline},
-                                                   {"portfolio", Algorithm::kPortfolio}};
-
-const std::map<std::string, Pricing> kPricings{
-    {"member", Pricing::kPerMember}, {"time", Pricing::kPerTime}, {"mixed", Pricing::kMixed}};
-
-void add_solver_options(CLI::App& cmd, SolverOptions& o, std::string& algorithm,
-                        std::string& pricing) {
-  cmd.add_option("--seed", o.seed, "Seed of every random choice")->capture_default_str();
-  cmd.add_option("--threads", o.threads,
-                 "Worker threads (0: one per core; under MPI, per rank, and 0 means 1)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--algorithm", algorithm, "baseline or portfolio")
-      ->check(CLI::IsMember({"baseline", "portfolio"}))
-      ->capture_default_str();
-  cmd.add_flag("--deterministic", o.deterministic,
-               "Bound the search by work (--work-limit), not time: the same seed and threads "
-               "(and ranks) give the same answer. --time-limit is then ignored");
-  cmd.add_option("--work-limit", o.work_limit,
-                 "Work budget of --deterministic: pricing rounds per worker (0: 30)")
-      ->capture_default_str();
-  cmd.add_option("--pricing", pricing,
-                 "Memory prices: member (per input node), time (per time segment) or mixed "
-                 "(workers alternate)")
-      ->check(CLI::IsMember({"member", "time", "mixed"}))
-      ->capture_default_str();
-  cmd.add_option("--lns-windows", o.lns_windows,
-                 "Windows per batch of exact re-solves around a stagnating worker's best "
-                 "(0: no large-neighbourhood search)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--stale-rounds", o.stale_rounds,
-                 "Pricing rounds without improvement before a worker scatters its prices")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-}
-
 // Input errors (InputError) are reported once, in main.
 int evaluate_command(const std::string& problem_path, const std::string& solution_path, bool json) {
   Problem p = read_problem(problem_path);
@@ -63,6 +26,35 @@ int evaluate_command(const std::string& problem_path, const std::string& solutio
   Evaluation e = evaluate(p, a);
   std::fputs((json ? format_report_json(e) : format_report(e)).c_str(), stdout);
   return e.feasible ? kExitOk : kExitInfeasible;
+}
+
+// Prints `text` on stdout; a failed write (a full disk, a closed pipe) is an error.
+int print_text(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "error: cannot write to standard output: %s\n", std::strerror(errno));
+    return kExitOutput;
+  }
+  return kExitOk;
+}
+
+// Files named by options are checked before the run: an error now costs nothing, one at
+// the end would cost the run's output file (the answer is printed whatever happens).
+void check_output_paths(const RunSettings& s) {
+  const auto check = [](const std::string& option, const std::string& path) {
+    if (path.empty()) return;
+    const std::string why = cannot_write(path);
+    if (!why.empty()) throw OptionError(option + " " + path + ": cannot write: " + why);
+  };
+  check("--output", s.output_path);
+  check("--checkpoint", s.distributed.checkpoint_path);
+}
+
+void cap_threads(SolverOptions& o) {
+  if (o.threads <= SolverOptions::kMaxThreads) return;
+  std::fprintf(stderr, "warning: --threads %d is more than %d: using %d\n", o.threads,
+               SolverOptions::kMaxThreads, SolverOptions::kMaxThreads);
+  o.threads = SolverOptions::kMaxThreads;
 }
 
 int info_command(const std::string& path, std::size_t regions) {
@@ -85,65 +77,45 @@ int main(int argc, char** argv) {
   std::string contest_file;
   double contest_timeout = 0;
   app.add_option("FILE", contest_file, "Problem file (contest mode)");
-  app.add_option("TIMEOUT", contest_timeout, "Seconds, from process start (contest mode)")
-      ->check(CLI::PositiveNumber);
+  app.add_option_function<std::string>(
+      "TIMEOUT",
+      [&](const std::string& text) {
+        try {
+          contest_timeout = parse_number("TIMEOUT", text, 0, std::numeric_limits<double>::max(),
+                                         "a finite number of seconds");
+        } catch (const OptionError& e) {
+          throw CLI::ValidationError(e.what());
+        }
+        if (contest_timeout <= 0)
+          throw CLI::ValidationError("TIMEOUT: expected a positive number of seconds, found " + text);
+      },
+      "Seconds, from process start (contest mode)");
 
   RunSettings solve_settings;
   solve_settings.time_limit = 10;
   bool dump_config = false;
+  std::string config_path;
   auto* solve = app.add_subcommand("solve", "Solve a problem with full control of the solver");
   solve->add_option("FILE", solve_settings.problem_path, "Problem file (JSON, or gzipped JSON)")
-      ->required()
-      ->configurable(false);
-  solve
-      ->add_option("--time-limit,-t", solve_settings.time_limit,
-                   "Seconds from process start (0: run until the search ends)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  solve
-      ->add_option("--output,-o", solve_settings.output_path,
-                   "Write a JSON result (assignment, cost, peak, improvements, settings)")
-      ->configurable(false);
-  solve->add_flag("--quiet,-q", solve_settings.quiet, "No progress lines");
-  std::string algorithm = "portfolio", pricing = "member";
-  add_solver_options(*solve, solve_settings.solver, algorithm, pricing);
+      ->required();
+  solve->add_option("--output,-o", solve_settings.output_path,
+                    "Write a JSON result (assignment, cost, peak, improvements, settings)");
+  OptionTable table;
+  describe_solve_options(table, solve_settings);
+  table.bind(*solve);
 #ifdef IOPDDL_WITH_MPI
-  auto* cluster = solve->add_option_group("Distributed", "MPI runs and checkpoints");
+  auto* cluster = solve->add_option_group("Checkpoints", "MPI runs and checkpoints");
+  cluster->add_option("--checkpoint", solve_settings.distributed.checkpoint_path,
+                      "Write checkpoints to this file (periodically, at SIGUSR1 and at the end)");
   cluster
-      ->add_option("--checkpoint", solve_settings.checkpoint_path,
-                   "Write checkpoints to this file (periodically, at SIGUSR1 and at the end)")
-      ->configurable(false);
-  cluster
-      ->add_option("--checkpoint-interval", solve_settings.checkpoint_seconds,
-                   "Seconds between checkpoints")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cluster
-      ->add_option("--resume", solve_settings.resume_path,
+      ->add_option("--resume", solve_settings.distributed.resume_path,
                    "Continue from a checkpoint of the same instance")
-      ->configurable(false)
       ->check(CLI::ExistingFile);
-  cluster
-      ->add_option("--price-blend", solve_settings.price_blend,
-                   "How far each rank moves its memory prices to the ranks' average at a "
-                   "synchronisation (0: keep its own, 1: take the average)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  cluster
-      ->add_option("--sync-seconds", solve_settings.sync_seconds,
-                   "Seconds between synchronisations of the MPI ranks")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cluster
-      ->add_option("--region-iterations", solve_settings.region_iterations,
-                   "TRW-S iterations of each rank's region worker per synchronisation (0: no "
-                   "region workers; they need at least 2 ranks)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
 #endif
-  solve->set_config("--config", "", "Read options from a TOML file (as --dump-config writes)");
-  solve->add_flag("--dump-config", dump_config, "Print the effective options as TOML and exit")
-      ->configurable(false);
+  solve->add_option("--config", config_path,
+                    "Read options from a config file (the format --dump-config prints); options "
+                    "given on the command line win");
+  solve->add_flag("--dump-config", dump_config, "Print the effective options and exit");
 
   std::string eval_problem, eval_solution;
   bool eval_json = false;
@@ -193,13 +165,16 @@ int main(int argc, char** argv) {
 
   try {
     if (*solve) {
-      solve_settings.solver.algorithm = kAlgorithms.at(algorithm);
-      solve_settings.solver.pricing = kPricings.at(pricing);
-      if (dump_config) {
-        std::fputs(solve->config_to_str(true, false).c_str(), stdout);
-        return kExitOk;
+      try {
+        if (!config_path.empty()) table.read_config(config_path);
+        check_output_paths(solve_settings);
+      } catch (const OptionError& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitUsage;
       }
-      solve_settings.settings_text = solve->config_to_str(true, false);
+      cap_threads(solve_settings.solver);
+      solve_settings.settings_text = table.dump();
+      if (dump_config) return print_text(solve_settings.settings_text);
       return run_solve(solve_settings, process_start);
     }
     if (*eval) return evaluate_command(eval_problem, eval_solution, eval_json);
@@ -207,18 +182,10 @@ int main(int argc, char** argv) {
     if (*generate) {
       gen.family = gen_family == "memory" ? Family::kMemory : Family::kForbiddenPairs;
       Problem p = generate_problem(gen);
-      if (gen_output.empty()) {
-        std::ostringstream text;
-        write_problem_json(text, p);
-        std::fputs(text.str().c_str(), stdout);
-      } else {
-        std::ofstream out(gen_output);
-        write_problem_json(out, p);
-        if (!out) {
-          std::fprintf(stderr, "error: cannot write %s\n", gen_output.c_str());
-          return kExitInput;
-        }
-      }
+      std::ostringstream text;
+      write_problem_json(text, p);
+      if (gen_output.empty()) return print_text(text.str());
+      write_file(gen_output, text.str());
       return kExitOk;
     }
     if (contest_file.empty() || contest_timeout <= 0) {
@@ -229,10 +196,14 @@ int main(int argc, char** argv) {
     RunSettings contest;
     contest.problem_path = contest_file;
     contest.time_limit = contest_timeout;
+    contest.settings_text = "time-limit=" + std::to_string(contest_timeout) + "\n";
     return run_solve(contest, process_start);
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitInput;
+  } catch (const OutputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitOutput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "internal error: %s\n", e.what());
     return kExitInternal;

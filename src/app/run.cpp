@@ -6,8 +6,8 @@
 
 #include <atomic>
 #include <cstdio>
-#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "iopddl/evaluate.hpp"
@@ -22,6 +22,25 @@
 
 namespace iopddl::app {
 namespace {
+
+std::string escape_json(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 // Everything the signal thread and the main thread share. The final line is printed at
 // most once, by print_final, under `mutex`.
@@ -42,58 +61,58 @@ struct Run {
   std::mutex mutex;
   bool printed = false;
   std::string status = "no solution";
+  std::string output_error;  // why --output could not be written ("" if it was)
 };
 
-void write_result_json(Run& run, const std::vector<Strategy>& a, bool has) {
-  const auto& path = run.settings.output_path;
-  if (path.empty()) return;
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << "{\"instance\":\"" << run.settings.problem_path << "\",\"status\":\"" << run.status
-        << "\"";
-    out << ",\"assignment\":" << (has ? format_assignment(a) : "[]");
-    if (has && run.problem) {
-      Evaluation e = evaluate(*run.problem, a);
-      out << ",\"cost\":" << to_string(e.cost) << ",\"peak_usage\":" << to_string(e.peak_usage)
-          << ",\"feasible\":" << (e.feasible ? "true" : "false");
-    }
-    out << ",\"usage_limit\":";
-    if (run.problem && run.problem->usage_limit())
-      out << *run.problem->usage_limit();
-    else
-      out << "null";
-    out << ",\"elapsed_seconds\":" << run.stop.elapsed() << ",\"improvements\":[";
-    auto history = run.store.history();
-    for (std::size_t i = 0; i < history.size(); ++i)
-      out << (i ? "," : "") << "{\"seconds\":" << history[i].seconds
-          << ",\"cost\":" << to_string(history[i].cost) << ",\"source\":\"" << history[i].source
-          << "\"}";
-    out << "],\"settings\":\"";
-    for (char c : run.settings.settings_text) {
-      if (c == '"' || c == '\\') out << '\\';
-      if (c == '\n')
-        out << "\\n";
-      else
-        out << c;
-    }
-    out << "\"}\n";
+// The JSON result of --output (see README).
+std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
+  std::ostringstream out;
+  out << "{\"instance\":\"" << escape_json(run.settings.problem_path) << "\",\"status\":\""
+      << run.status << "\"";
+  out << ",\"assignment\":" << (has ? format_assignment(a) : "[]");
+  if (has && run.problem) {
+    Evaluation e = evaluate(*run.problem, a);
+    out << ",\"cost\":" << to_string(e.cost) << ",\"peak_usage\":" << to_string(e.peak_usage)
+        << ",\"feasible\":" << (e.feasible ? "true" : "false");
   }
-  std::rename(tmp.c_str(), path.c_str());
+  out << ",\"usage_limit\":";
+  if (run.problem && run.problem->usage_limit())
+    out << *run.problem->usage_limit();
+  else
+    out << "null";
+  out << ",\"elapsed_seconds\":" << run.stop.elapsed() << ",\"improvements\":[";
+  auto history = run.store.history();
+  for (std::size_t i = 0; i < history.size(); ++i)
+    out << (i ? "," : "") << "{\"seconds\":" << history[i].seconds
+        << ",\"cost\":" << to_string(history[i].cost) << ",\"source\":\""
+        << escape_json(history[i].source) << "\"}";
+  out << "],\"settings\":\"" << escape_json(run.settings.settings_text) << "\"}\n";
+  return out.str();
 }
 
 // The only function that prints the final line. Returns whether a solution was printed.
+// The final line goes out under the log's lock, and later progress lines go to stderr, so
+// it stays the last line of stdout whatever other threads log. A failed --output write is
+// reported after it (the answer is on stdout either way).
 bool print_final(Run& run) {
   std::lock_guard lock(run.mutex);
   if (run.printed) return false;
   run.printed = true;
   if (run.rank != 0) return run.store.has_solution();
   const auto [a, has] = run.store.snapshot();
-  const std::string line = has ? format_assignment(a) : "[]";
-  std::fwrite(line.data(), 1, line.size(), stdout);
-  std::fputc('\n', stdout);
-  std::fflush(stdout);
-  write_result_json(run, a, has);
+  run.log.close([&, &a = a, has = has] {
+    const std::string line = (has ? format_assignment(a) : "[]") + "\n";
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fflush(stdout);
+  });
+  if (!run.settings.output_path.empty()) {
+    try {
+      write_file(run.settings.output_path, result_json(run, a, has));
+    } catch (const OutputError& e) {
+      run.output_error = e.what();
+      std::fprintf(stderr, "error: --output %s\n", e.what());
+    }
+  }
   return has;
 }
 
@@ -117,11 +136,11 @@ void signal_thread(Run* run, sigset_t set) {
   std::fflush(stdout);
 #ifdef IOPDDL_WITH_MPI
   // After printing (mpirun may kill the job soon): a checkpointed run keeps what it printed.
-  if (!run->settings.checkpoint_path.empty() && run->problem) {
+  if (!run->settings.distributed.checkpoint_path.empty() && run->problem) {
     const auto [a, has] = run->store.snapshot();
     if (has)
-      mpi::refresh_checkpoint(*run->problem, run->settings.checkpoint_path, a, run->store.cost(),
-                              run->stop.elapsed());
+      mpi::refresh_checkpoint(*run->problem, run->settings.distributed.checkpoint_path, a,
+                              run->store.cost(), run->stop.elapsed());
   }
 #endif
   _exit(128 + sig);
@@ -137,8 +156,8 @@ double safety_margin(double time_limit) {
 
 bool use_mpi(const RunSettings& settings) {
 #ifdef IOPDDL_WITH_MPI
-  return mpi::launched_by_mpi() || !settings.checkpoint_path.empty() ||
-         !settings.resume_path.empty();
+  return mpi::launched_by_mpi() || !settings.distributed.checkpoint_path.empty() ||
+         !settings.distributed.resume_path.empty();
 #else
   (void)settings;
   return false;
@@ -150,13 +169,14 @@ int solve_and_print(Run& run);
 }
 
 int run_solve(const RunSettings& settings, Clock::time_point process_start) {
-  // SIGINT/SIGTERM (and SIGUSR1) are blocked in every thread, before MPI starts any of its
+  // SIGINT/SIGTERM/SIGHUP (and SIGUSR1) are blocked in every thread, before MPI starts any of its
   // own, and taken by one waiting thread, which can print the incumbent at once whatever
   // the solver is doing.
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);  // a closed terminal or ssh session: the answer is printed all the same
   sigaddset(&set, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   int rank = 0;
@@ -202,30 +222,31 @@ int solve_and_print(Run& run) {
                problem.num_segments());
   if (settings.solver.deterministic) run.stop.ignore_deadline();  // rounds bound it, not time
   SolveResult result;
+  std::string checkpoint_error;  // why the last checkpoint could not be written
+  std::string internal_error;    // a bug or exhausted memory in the solver
+  try {
 #ifdef IOPDDL_WITH_MPI
-  if (use_mpi(settings)) {
-    mpi::DistributedOptions d;
-    d.sync_seconds = settings.sync_seconds;
-    d.price_blend = settings.price_blend;
-    d.region_iterations = settings.region_iterations;
-    d.checkpoint_path = settings.checkpoint_path;
-    d.checkpoint_seconds = settings.checkpoint_seconds;
-    d.resume_path = settings.resume_path;
-    try {
-      result = mpi::solve_distributed(problem, settings.solver, d, MPI_COMM_WORLD, run.stop,
-                                      run.store, run.log, run.checkpoint_request);
-    } catch (const InputError& e) {
-      std::lock_guard lock(run.mutex);
-      run.printed = true;
-      if (run.rank == 0) std::fprintf(stderr, "error: %s\n", e.what());
-      return kExitInput;
+    if (use_mpi(settings)) {
+      result = mpi::solve_distributed(problem, settings.solver, settings.distributed,
+                                      MPI_COMM_WORLD, run.stop, run.store, run.log,
+                                      run.checkpoint_request, &checkpoint_error);
+    } else {
+      result = solve(problem, settings.solver, run.stop, run.store, run.log);
     }
-  } else {
-    result = solve(problem, settings.solver, run.stop, run.store, run.log);
-  }
 #else
-  result = solve(problem, settings.solver, run.stop, run.store, run.log);
+    result = solve(problem, settings.solver, run.stop, run.store, run.log);
 #endif
+  } catch (const InputError& e) {  // a bad --resume file, refused before the search
+    std::lock_guard lock(run.mutex);
+    run.printed = true;
+    if (run.rank == 0) std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitInput;
+  } catch (const std::exception& e) {
+    // Whatever failed, an answer found before it is still printed (and checked first).
+    internal_error = e.what();
+    std::fprintf(stderr, "internal error: %s\n", e.what());
+    result.status = run.store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution;
+  }
   switch (result.status) {
     case SolveStatus::kOptimal:
       run.status = "optimal";
@@ -254,7 +275,14 @@ int solve_and_print(Run& run) {
                  e.forbidden_picks, run.status.c_str(), result.note.empty() ? "" : ": ",
                  result.note.c_str());
   }
-  return print_final(run) ? kExitOk : kExitNoSolution;
+  const bool found = print_final(run);
+  if (!internal_error.empty()) return kExitInternal;
+  if (!found) return kExitNoSolution;
+  if (!checkpoint_error.empty()) {
+    std::fprintf(stderr, "error: --checkpoint %s\n", checkpoint_error.c_str());
+    return kExitOutput;
+  }
+  return run.output_error.empty() ? kExitOk : kExitOutput;
 }
 
 }  // namespace

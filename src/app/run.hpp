@@ -17,6 +17,7 @@ enum ExitCode : int {
   kExitInput = 3,       // unreadable or malformed input file
   kExitNoSolution = 4,  // solve: no feasible assignment found ("[]" printed)
   kExitInternal = 5,    // a bug: please report
+  kExitOutput = 6,      // a file named by an option could not be written (answer still printed)
 };
 
 struct RunSettings {
@@ -25,13 +26,8 @@ struct RunSettings {
   std::string output_path;  // JSON result ("" = none)
   bool quiet = false;
   SolverOptions solver;
-  std::string settings_text;  // effective options, copied into the JSON result
-  // Distributed runs (builds with MPI): checkpoints and synchronisation.
-  std::string checkpoint_path, resume_path;
-  double checkpoint_seconds = 60;
-  double sync_seconds = 1;
-  int region_iterations = 3;
-  double price_blend = 0.0;
+  DistributedOptions distributed;  // used by builds with MPI
+  std::string settings_text;       // effective options, copied into the JSON result
 };
 
 // Whether this run goes through MPI: launched by mpirun/srun, or checkpoints asked for.

@@ -6,6 +6,7 @@
 #include <boost/serialization/vector.hpp>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <functional>
 #include <thread>
 
@@ -52,16 +53,12 @@ std::uint64_t fingerprint(const Problem& p) {
 }
 
 void save_checkpoint(const Checkpoint& c, const std::string& path) {
-  // A temporary name per thread: the signal thread may refresh the checkpoint while the
-  // main thread writes one.
-  const std::string tmp =
-      path + ".tmp." + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  std::ostringstream text;
   {
-    std::ofstream out(tmp);
-    boost::archive::text_oarchive archive(out);
+    boost::archive::text_oarchive archive(text);
     archive << c;
   }
-  std::rename(tmp.c_str(), path.c_str());  // atomic on POSIX: readers see old or new
+  write_file(path, text.str());  // through a temporary renamed into place: old or new
 }
 
 Checkpoint load_checkpoint(const std::string& path) {

@@ -24,6 +24,7 @@ struct Checkpoint {
 // A hash of everything that defines the instance (sizes, costs, usages, intervals, edges).
 std::uint64_t fingerprint(const Problem& problem);
 
+// Throws OutputError naming the file when it cannot be written.
 void save_checkpoint(const Checkpoint& c, const std::string& path);
 // Throws InputError naming the file if it is unreadable or corrupt.
 Checkpoint load_checkpoint(const std::string& path);

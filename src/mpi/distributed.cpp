@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <optional>
@@ -105,7 +106,8 @@ Total region_round(const Reduced& r, const Partition& part, const CopyLayout& co
 SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                               const DistributedOptions& d, MPI_Comm comm, StopControl& stop,
                               IncumbentStore& store, Log& log,
-                              std::atomic<bool>& checkpoint_request) {
+                              std::atomic<bool>& checkpoint_request,
+                              std::string* checkpoint_error) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -252,9 +254,15 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
       c.seed = o.seed;
       c.elapsed = stop.elapsed();
       c.rounds = epoch + 1;
-      save_checkpoint(c, path);
       last_checkpoint = stop.elapsed();
-      log.info("checkpoint written to %s", path.c_str());
+      try {
+        save_checkpoint(c, path);
+        log.info("checkpoint written to %s", path.c_str());
+        if (checkpoint_error) checkpoint_error->clear();
+      } catch (const OutputError& e) {  // a full or lost disk must not cost the run
+        std::fprintf(stderr, "warning: checkpoint not written: %s\n", e.what());
+        if (checkpoint_error) *checkpoint_error = e.what();
+      }
     }
     if (want_stop) break;
   }

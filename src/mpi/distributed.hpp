@@ -20,24 +20,15 @@ namespace iopddl::mpi {
 // binary runs as a plain single process and never touches MPI).
 bool launched_by_mpi();
 
-struct DistributedOptions {
-  double sync_seconds = 1.0;         // wall time between synchronisations
-  double price_blend = 0.0;          // how far each rank moves its prices to the average
-  std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)
-  int region_iterations = 3;         // TRW-S iterations per region round (0: no region workers)
-  std::string checkpoint_path;       // periodic checkpoints (and one at the end) go here
-  double checkpoint_seconds = 60.0;  // their period
-  // Where SIGUSR1 writes one when checkpoint_path is empty.
-  std::string signal_checkpoint_path = "iopddl.checkpoint";
-  std::string resume_path;  // continue from this checkpoint
-};
-
 // Rank 0 of `comm` keeps the global incumbent in `store`; the other ranks' stores hold
 // their own. `checkpoint_request` (set by SIGUSR1) makes rank 0 write a checkpoint at the
-// next synchronisation. Throws InputError for a bad --resume file (on every rank).
+// next synchronisation. Throws InputError for a bad --resume file (on every rank). A
+// checkpoint that cannot be written is reported on stderr and the run goes on;
+// `checkpoint_error` (if given) then holds why the last one failed ("" once one succeeds).
 SolveResult solve_distributed(const Problem& problem, const SolverOptions& options,
                               const DistributedOptions& distributed, MPI_Comm comm,
                               StopControl& stop, IncumbentStore& store, Log& log,
-                              std::atomic<bool>& checkpoint_request);
+                              std::atomic<bool>& checkpoint_request,
+                              std::string* checkpoint_error = nullptr);
 
 }  // namespace iopddl::mpi

@@ -603,10 +603,8 @@ SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& st
 
 void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds,
                     double seconds) {
-  const Clock::time_point until = seconds > 0
-                                      ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                           std::chrono::duration<double>(seconds))
-                                      : Clock::time_point::max();
+  const Clock::time_point until =
+      seconds > 0 ? time_after(Clock::now(), seconds) : Clock::time_point::max();
   std::vector<std::thread> pool;
   for (std::size_t w = 1; w < workers_.size(); ++w)
     pool.emplace_back([&, w] { workers_[w]->run(stop, store, log_, rounds, until); });

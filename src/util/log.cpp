@@ -17,3 +17,13 @@ void Log::info(const char* fmt, ...) {
 }
 
 }  // namespace iopddl
+
+namespace iopddl {
+
+void Log::close(const std::function<void()>& last_words) {
+  std::lock_guard lock(mutex_);
+  last_words();
+  if (out_ != nullptr) out_ = stderr;
+}
+
+}  // namespace iopddl

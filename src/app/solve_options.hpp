@@ -1,0 +1,13 @@
+// The settings of `iopddl solve` and the options table that names them (see
+// option_table.hpp): one list, read by the command line, config files and --dump-config.
+#pragma once
+
+#include "option_table.hpp"
+#include "run.hpp"
+
+namespace iopddl::app {
+
+// Lists every configurable field of `s` in `table` (both must outlive the table's use).
+void describe_solve_options(OptionTable& table, RunSettings& s);
+
+}  // namespace iopddl::app
