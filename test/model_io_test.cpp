@@ -114,7 +114,10 @@ TEST_CASE("a gzipped file is detected by its magic bytes, not its name") {
 
 TEST_CASE("every file of the bad-input corpus gets a clear error naming the element") {
   const std::pair<const char*, const char*> cases[] = {
-      {"truncated.json", "invalid JSON"},
+      {"truncated.json", "the document ends in the middle of an object or array"},
+      {"trailing_value.json", "unexpected content after the JSON document (at byte"},
+      {"duplicate_usage_limit.json", "problem.usage_limit: duplicate key"},
+      {"hex_number.json", "problem.usage_limit: malformed number 0x10 (expected a decimal"},
       {"not_json.json", "expected a JSON object"},
       {"empty.json", "empty input"},
       {"trailing_garbage.json", "unexpected content after the JSON document"},
@@ -151,6 +154,15 @@ TEST_CASE("every file of the bad-input corpus gets a clear error naming the elem
   }
 }
 
+TEST_CASE("a UTF-8 byte order mark before the document is ignored") {
+  std::ifstream in(source_path("examples/example.json"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string path = "bom.json";
+  std::ofstream(path, std::ios::binary) << "\xEF\xBB\xBF" << text;
+  check_equal(read_problem(source_path("examples/example.json")), read_problem(path));
+  std::remove(path.c_str());
+}
+
 TEST_CASE("a missing file is an input error naming the file") {
   CHECK_THROWS_WITH_AS(read_problem("no/such/file.json"),
                        doctest::Contains("no/such/file.json: cannot open"), InputError);
@@ -169,6 +181,26 @@ TEST_CASE("solutions are read from contest output and from JSON results") {
     std::ofstream("sol.txt") << "# nothing here\n";
     CHECK_THROWS_AS(read_solution("sol.txt"), InputError);
   }
+  {  // blank lines at the end do not count; the last line that does must be the answer
+    std::ofstream("sol.txt") << "# progress\n[0, 1, 2]\n\n  \n";
+    CHECK(read_solution("sol.txt") == std::vector<Strategy>{0, 1, 2});
+  }
+}
+
+TEST_CASE("a contest output is judged by its last line only, as the contest did") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"[0, 1]\n# a progress line after the answer\n", "last line is not an assignment"},
+      {"[0, 0, 2, 1, 0] junk\n", "last line: unexpected content after the assignment"},
+      {"[0, 1]]\n", "last line: unexpected content after the assignment"},
+      {"[0, 1\n", "last line is not a JSON array"},
+      {"{\"assignment\": [0]} x", "unexpected content after the JSON object"},
+  };
+  for (auto [text, expected] : cases) {
+    CAPTURE(text);
+    std::ofstream("sol.txt") << text;
+    CHECK_THROWS_WITH_AS(read_solution("sol.txt"), doctest::Contains(expected), InputError);
+  }
+  std::remove("sol.txt");
   std::remove("sol.txt");
   std::remove("sol.json");
 }

@@ -4,6 +4,7 @@
 // between sections run after the whole document has been read.
 #include <simdjson.h>
 
+#include <cstring>
 #include <optional>
 
 #include "iopddl/io.hpp"
@@ -35,9 +36,39 @@ class Reader {
         fail(where, std::string("malformed number (expected ") + expected + ")");
       case simdjson::EMPTY:
         fail(where, "empty input (not a JSON document)");
+      case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      case simdjson::TAPE_ERROR:
+        fail(where, unbalanced());
       default:
         fail(where, std::string("invalid JSON (") + simdjson::error_message(e) + ")");
     }
+  }
+
+  // Why simdjson found the brackets unbalanced: content after the top-level value, or a
+  // document cut short. Only on the error path, so a plain scan.
+  std::string unbalanced() const {
+    std::size_t depth = 0, i = 0;
+    bool in_string = false;
+    for (; i < size_; ++i) {
+      const char c = bytes_[i];
+      if (in_string) {
+        if (c == '\\') ++i;
+        else if (c == '"') in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && depth > 0 && --depth == 0) {
+        ++i;
+        break;
+      }
+    }
+    while (i < size_ && (bytes_[i] == ' ' || bytes_[i] == '\n' || bytes_[i] == '\r' ||
+                         bytes_[i] == '\t'))
+      ++i;
+    if (depth == 0 && i < size_)
+      return "unexpected content after the JSON document (at byte " + std::to_string(i) + ")";
+    return "the document ends in the middle of an object or array (truncated?)";
   }
 
   std::int64_t integer(od::value v, const std::string& where) {
@@ -56,9 +87,14 @@ class Reader {
                                 token.back() == '\r' || token.back() == '\t'))
         token.remove_suffix(1);
       const std::string text(token.substr(0, 40));
-      if (token.find_first_of(".eE") != std::string_view::npos)
+      std::string_view digits = token;
+      if (!digits.empty() && digits.front() == '-') digits.remove_prefix(1);
+      const bool integral = !digits.empty() && digits.find_first_not_of("0123456789") ==
+                                                   std::string_view::npos;
+      if (integral) fail(where, "integer " + text + " is outside the int64 range");
+      if (token.find_first_not_of("-+.eE0123456789") == std::string_view::npos)
         fail(where, "expected an integer, found " + text);
-      fail(where, "integer " + text + " is outside the int64 range");
+      fail(where, "malformed number " + text + " (expected a decimal integer)");
     }
     check(e, where, "an integer");
     fail(where, "expected an integer");
@@ -178,6 +214,7 @@ class Reader {
       std::string_view key;
       check(field.unescaped_key().get(key), "problem", "a key");
       if (key == "name") {
+        seen(have_name_, "problem.name");
         std::string_view name;
         check(field.value().get_string().get(name), "problem.name", "a string");
         builder_.set_name(std::string(name));
@@ -188,6 +225,7 @@ class Reader {
         seen(have_edges_, "problem.edges");
         read_edges(field.value());
       } else if (key == "usage_limit") {
+        seen(have_limit_, "problem.usage_limit");
         od::value lv = field.value();
         bool is_null = false;
         check(lv.is_null().get(is_null), "problem.usage_limit", "an integer or null");
@@ -201,6 +239,8 @@ class Reader {
   }
 
   Problem parse(const char* bytes, std::size_t size) {
+    bytes_ = bytes;
+    size_ = size;
     od::parser parser;
     od::document doc;
     check(parser.iterate(bytes, size, size + simdjson::SIMDJSON_PADDING).get(doc), "",
@@ -289,9 +329,12 @@ class Reader {
   }
 
   std::string source_;
+  const char* bytes_ = nullptr;  // the text, for error messages
+  std::size_t size_ = 0;
   ProblemBuilder builder_;
   bool have_nodes_ = false, have_edges_ = false, have_intervals_ = false, have_costs_ = false,
-       have_usages_ = false, have_edge_nodes_ = false, have_edge_costs_ = false;
+       have_usages_ = false, have_edge_nodes_ = false, have_edge_costs_ = false,
+       have_name_ = false, have_limit_ = false;
   std::optional<Usage> limit_;
   std::vector<std::int64_t> lo_, hi_, costs_, usages_;
   std::vector<std::uint64_t> cost_begin_{0}, usage_begin_{0};
@@ -302,6 +345,12 @@ class Reader {
 }  // namespace
 
 Problem parse_problem(const char* bytes, std::size_t size, const std::string& source) {
+  // A UTF-8 byte order mark may open a JSON text (RFC 8259 lets parsers ignore it);
+  // editors on some systems write one.
+  if (size >= 3 && std::memcmp(bytes, "\xEF\xBB\xBF", 3) == 0) {
+    bytes += 3;
+    size -= 3;
+  }
   return Reader(source).parse(bytes, size);
 }
 

@@ -7,11 +7,11 @@
 namespace iopddl {
 namespace {
 
-namespace od = simdjson::ondemand;
-
-std::vector<Strategy> parse_list(od::value v, const std::string& where) {
+// Solutions are small next to their problems: the DOM parser validates the whole text
+// (trailing content included) at once.
+std::vector<Strategy> parse_list(simdjson::dom::element v, const std::string& where) {
   std::vector<Strategy> result;
-  od::array a;
+  simdjson::dom::array a;
   if (v.get_array().get(a)) throw InputError(where + ": expected an array of strategies");
   for (auto x : a) {
     std::int64_t s = 0;
@@ -24,45 +24,64 @@ std::vector<Strategy> parse_list(od::value v, const std::string& where) {
   return result;
 }
 
+// Why `text` (which does not parse) is not one JSON value: something after a value, or not
+// JSON at all.
+std::string why_not_json(std::string_view text, char open, char close) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == open) {
+      ++depth;
+    } else if (c == close && depth > 0 && --depth == 0) {
+      if (text.find_first_not_of(" \t\r\n", i + 1) != std::string_view::npos)
+        return "unexpected content after the ";
+      break;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::vector<Strategy> read_solution(const std::string& path) {
   FileBytes bytes = read_file_bytes(path, simdjson::SIMDJSON_PADDING);
   std::string_view text(bytes.data(), bytes.size);
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a byte order mark
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) throw InputError(path + ": empty solution file");
-  od::parser parser;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
   if (text[first] == '{') {  // our JSON result
-    od::document doc;
-    od::object obj;
-    if (parser.iterate(bytes.data(), bytes.size, bytes.buffer.size()).get(doc) ||
-        doc.get_object().get(obj))
+    if (parser.parse(text.data(), text.size()).get(doc)) {
+      if (!why_not_json(text, '{', '}').empty())
+        throw InputError(path + ": unexpected content after the JSON object");
       throw InputError(path + ": not a JSON object");
-    od::value assignment;
-    if (obj.find_field_unordered("assignment").get(assignment))
+    }
+    simdjson::dom::element assignment;
+    if (doc["assignment"].get(assignment))
       throw InputError(path + ": missing key \"assignment\"");
     return parse_list(assignment, path + ": assignment");
   }
-  // Contest output: the last line that starts with '['.
-  std::size_t end = text.size();
-  while (end > 0) {
-    std::size_t start = text.rfind('\n', end - 1);
-    start = (start == std::string_view::npos) ? 0 : start + 1;
-    std::string_view line = text.substr(start, end - start);
-    const auto lead = line.find_first_not_of(" \t\r");
-    if (lead != std::string_view::npos && line[lead] == '[') {
-      simdjson::padded_string padded(line);
-      od::document doc;
-      od::value v;
-      if (parser.iterate(padded).get(doc) || doc.get_value().get(v))
-        throw InputError(path + ": last assignment line is not valid JSON");
-      return parse_list(v, path + ": last line");
-    }
-    end = start == 0 ? 0 : start - 1;
+  // Contest output: the last line that is not blank is the answer, as the contest read it.
+  const std::size_t end = text.find_last_not_of(" \t\r\n") + 1;
+  std::size_t start = text.rfind('\n', end - 1);
+  start = (start == std::string_view::npos) ? 0 : start + 1;
+  const std::string_view line = text.substr(start, end - start);
+  if (line[line.find_first_not_of(" \t\r")] != '[')
+    throw InputError(path + ": last line is not an assignment (a contest output ends with " +
+                     "[s0, s1, ...]): " + std::string(line.substr(0, 60)));
+  if (parser.parse(line.data(), line.size()).get(doc)) {
+    if (!why_not_json(line, '[', ']').empty())
+      throw InputError(path + ": last line: unexpected content after the assignment");
+    throw InputError(path + ": last line is not a JSON array");
   }
-  throw InputError(path +
-                   ": no line starting with '[' (expected a contest output or a JSON "
-                   "result with \"assignment\")");
+  return parse_list(doc, path + ": last line");
 }
 
 std::string format_assignment(const std::vector<Strategy>& assignment) {
