@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "iopddl/generate.hpp"
 #include "iopddl/io.hpp"
@@ -44,6 +46,28 @@ TEST_CASE("a corrupt or missing checkpoint is an input error naming the file") {
                        InputError);
   CHECK_THROWS_AS(mpi::load_checkpoint("no_such_checkpoint.txt"), InputError);
   std::remove("ck_bad.txt");
+}
+
+TEST_CASE("a checkpoint whose count was edited is refused before anything is allocated") {
+  mpi::Checkpoint c;
+  c.assignment = {5, 6, 7};
+  c.cost = "18";
+  mpi::save_checkpoint(c, "ck_count.txt");
+  std::ifstream in("ck_count.txt");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find(" 3 5 6 7 ");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 2, " 4000000000");
+  std::ofstream("ck_count.txt") << text;
+  CHECK_THROWS_WITH_AS(mpi::load_checkpoint("ck_count.txt"),
+                       doctest::Contains("a count of 4000000000 items"), InputError);
+  std::remove("ck_count.txt");
+}
+
+TEST_CASE("a checkpoint that cannot be written is an output error naming the file") {
+  mpi::Checkpoint c;
+  CHECK_THROWS_WITH_AS(mpi::save_checkpoint(c, "no/such/dir/ck.txt"),
+                       doctest::Contains("no/such/dir/ck.txt: cannot write"), OutputError);
 }
 
 TEST_CASE("instance fingerprints tell instances apart") {

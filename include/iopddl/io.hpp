@@ -2,7 +2,9 @@
 // (InputError) whose message names the file and the offending element.
 #pragma once
 
+#include <cstdlib>
 #include <iosfwd>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +12,8 @@
 #include "iopddl/problem.hpp"
 
 namespace iopddl {
+
+class StopControl;
 
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -29,18 +33,34 @@ void write_file(const std::string& path, const std::string& text);
 // "" if so, else the reason.
 std::string cannot_write(const std::string& path);
 
+// Reading was abandoned because the stop control said stop (the deadline, a signal).
+struct ReadStopped : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The most bytes an input may hold, decompressed: a file (or gzip stream) that would be
+// larger is refused before it is allocated. The largest contest instance is 1.3 GB.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{4} << 30;
+
 // The bytes of a file, gunzipped when it starts with the gzip magic bytes (whatever its
 // name). `buffer` holds the `size` content bytes followed by zeroed padding (simdjson reads
 // past the end of its input).
 struct FileBytes {
-  std::vector<char> buffer;
+  struct Free {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, Free> buffer;
   std::size_t size = 0;
-  const char* data() const { return buffer.data(); }
+  const char* data() const { return buffer.get(); }
 };
-FileBytes read_file_bytes(const std::string& path, std::size_t padding = 64);
+// Throws InputError (unreadable, corrupt, over kMaxInputBytes) or ReadStopped (when `stop`
+// says stop: it is polled between reads, also while a pipe delivers nothing).
+FileBytes read_file_bytes(const std::string& path, std::size_t padding = 64,
+                          const StopControl* stop = nullptr);
 
-// Reads a contest JSON instance, plain or gzip-compressed. Throws InputError.
-Problem read_problem(const std::string& path);
+// Reads a contest JSON instance, plain or gzip-compressed. Throws InputError, or
+// ReadStopped when `stop` says stop while the file is read.
+Problem read_problem(const std::string& path, const StopControl* stop = nullptr);
 // Parses contest JSON held in `bytes` (which must have 64 bytes of padding after `size`).
 // `source` names the input in error messages.
 Problem parse_problem(const char* bytes, std::size_t size, const std::string& source);

@@ -64,4 +64,19 @@ class StopControl {
   const StopControl* parent_ = nullptr;
 };
 
+// The one place long loops poll a stop control: tick() once per unit of work, and every
+// `period` ticks it asks the clock (reading it costs about as much as 100 cheap steps).
+class StopPoll {
+ public:
+  explicit StopPoll(const StopControl* stop, std::uint32_t period = 1024)
+      : stop_(stop), period_(period) {}
+  bool tick() { return stop_ != nullptr && ++count_ % period_ == 0 && stop_->should_stop(); }
+  bool now() const { return stop_ != nullptr && stop_->should_stop(); }
+
+ private:
+  const StopControl* stop_;
+  std::uint32_t period_;
+  std::uint32_t count_ = 0;
+};
+
 }  // namespace iopddl

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <ctime>
 #include <cstdio>
 #include <mutex>
 #include <sstream>
@@ -94,11 +96,15 @@ std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
 // The final line goes out under the log's lock, and later progress lines go to stderr, so
 // it stays the last line of stdout whatever other threads log. A failed --output write is
 // reported after it (the answer is on stdout either way).
-bool print_final(Run& run) {
+enum class Printed { kSolution, kEmpty, kAlready };
+
+// `why`, when given, is said on stderr first (a watchdog or a signal prints from its thread).
+Printed print_final(Run& run, const char* why = nullptr) {
   std::lock_guard lock(run.mutex);
-  if (run.printed) return false;
+  if (run.printed) return Printed::kAlready;
   run.printed = true;
-  if (run.rank != 0) return run.store.has_solution();
+  if (run.rank != 0) return run.store.has_solution() ? Printed::kSolution : Printed::kEmpty;
+  if (why) std::fprintf(stderr, "warning: %s; printing the best solution so far\n", why);
   const auto [a, has] = run.store.snapshot();
   run.log.close([&, &a = a, has = has] {
     const std::string line = (has ? format_assignment(a) : "[]") + "\n";
@@ -113,13 +119,37 @@ bool print_final(Run& run) {
       std::fprintf(stderr, "error: --output %s\n", e.what());
     }
   }
-  return has;
+  return has ? Printed::kSolution : Printed::kEmpty;
 }
 
-void signal_thread(Run* run, sigset_t set) {
+// The watchdog: a run whose main thread has not printed its final line by `deadline` (a
+// phase that overran: a huge input, a pipe that never delivers, a presolve that outgrew
+// its share) prints the best solution so far from here and exits, so that `iopddl FILE T`
+// ends before T whatever the input. Only a run that overruns gets here.
+[[noreturn]] void watchdog_fires(Run* run) {
+  run->stop.request_stop();
+  if (run->rank != 0) _exit(kExitNoSolution);  // rank 0 prints
+  const Printed printed = print_final(*run, "the time limit was reached before the run could end");
+  if (printed == Printed::kAlready)  // the main thread is past the final line: let it finish
+    for (;;) pause();
+  _exit(printed == Printed::kSolution ? kExitOk : kExitNoSolution);
+}
+
+void signal_thread(Run* run, sigset_t set, Clock::time_point deadline) {
   int sig = 0;
   for (;;) {
-    if (sigwait(&set, &sig) != 0) return;
+    if (deadline == Clock::time_point::max()) {
+      if (sigwait(&set, &sig) != 0) return;
+    } else {
+      const auto left = std::max(Clock::duration::zero(), deadline - Clock::now());
+      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+      const timespec wait{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+      sig = sigtimedwait(&set, nullptr, &wait);
+      if (sig < 0) {
+        if (errno == EAGAIN) watchdog_fires(run);
+        continue;  // EINTR
+      }
+    }
     if (sig != SIGUSR1) break;
     run->checkpoint_request = true;  // written by rank 0 at the next synchronisation
     run->log.info("SIGUSR1: a checkpoint will be written at the next synchronisation");
@@ -190,7 +220,13 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
 #endif
   // Never freed: the signal thread may still use it while the process exits.
   Run& run = *new Run(settings, process_start, rank);
-  std::thread(signal_thread, &run, set).detach();
+  // The watchdog's deadline: half the safety margin before the limit, after the
+  // solver's own stop (the margin before it) and the printing that follows.
+  const Clock::time_point watchdog =
+      settings.time_limit > 0 && !settings.solver.deterministic
+          ? time_after(process_start, settings.time_limit - safety_margin(settings.time_limit) / 2)
+          : Clock::time_point::max();
+  std::thread(signal_thread, &run, set, watchdog).detach();
   const int status = solve_and_print(run);
 #ifdef IOPDDL_WITH_MPI
   if (distributed) MPI_Finalize();
@@ -206,7 +242,12 @@ int solve_and_print(Run& run) {
                settings.time_limit, static_cast<unsigned long long>(settings.solver.seed));
   Problem problem;
   try {
-    problem = read_problem(settings.problem_path);
+    problem = read_problem(settings.problem_path, &run.stop);
+  } catch (const ReadStopped& e) {  // the deadline (or a signal, which prints by itself)
+    std::fprintf(stderr, "error: %s: the time limit was reached while reading it\n",
+                 settings.problem_path.c_str());
+    print_final(run);
+    return kExitNoSolution;
   } catch (const InputError& e) {
     std::lock_guard lock(run.mutex);
     run.printed = true;  // an input error prints no final line
@@ -275,7 +316,7 @@ int solve_and_print(Run& run) {
                  e.forbidden_picks, run.status.c_str(), result.note.empty() ? "" : ": ",
                  result.note.c_str());
   }
-  const bool found = print_final(run);
+  const bool found = print_final(run) == Printed::kSolution;
   if (!internal_error.empty()) return kExitInternal;
   if (!found) return kExitNoSolution;
   if (!checkpoint_error.empty()) {

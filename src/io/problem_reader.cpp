@@ -354,8 +354,8 @@ Problem parse_problem(const char* bytes, std::size_t size, const std::string& so
   return Reader(source).parse(bytes, size);
 }
 
-Problem read_problem(const std::string& path) {
-  FileBytes bytes = read_file_bytes(path, simdjson::SIMDJSON_PADDING);
+Problem read_problem(const std::string& path, const StopControl* stop) {
+  FileBytes bytes = read_file_bytes(path, simdjson::SIMDJSON_PADDING, stop);
   return parse_problem(bytes.data(), bytes.size, path);
 }
 

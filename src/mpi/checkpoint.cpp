@@ -2,26 +2,75 @@
 
 #include <boost/archive/text_iarchive.hpp>
 #include <boost/archive/text_oarchive.hpp>
-#include <boost/serialization/string.hpp>
-#include <boost/serialization/vector.hpp>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <functional>
-#include <thread>
+#include <stdexcept>
 
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 
-namespace boost::serialization {
+namespace iopddl::mpi {
+namespace {
 
-template <class Archive>
-void serialize(Archive& ar, iopddl::mpi::Checkpoint& c, const unsigned int /*version*/) {
-  ar& c.fingerprint& c.instance& c.assignment& c.cost& c.prices& c.lower_bound& c.seed& c.elapsed& c
-      .rounds;
+// A checkpoint in a Boost text archive: every count (of a vector, of a string's bytes) is
+// written before its items, and checked on loading against the file's size (each item
+// takes at least one byte of text), so an edited or corrupt count is refused instead of
+// allocated.
+template <class T>
+void save_items(boost::archive::text_oarchive& ar, const std::vector<T>& v) {
+  const std::uint64_t n = v.size();
+  ar << n;
+  for (const T& x : v) ar << x;
 }
 
-}  // namespace boost::serialization
+void save_items(boost::archive::text_oarchive& ar, const std::string& s) {
+  save_items(ar, std::vector<int>(s.begin(), s.end()));
+}
+
+template <class T>
+void load_items(boost::archive::text_iarchive& ar, std::vector<T>& v, std::size_t file_bytes) {
+  std::uint64_t n = 0;
+  ar >> n;
+  if (n > file_bytes)
+    throw std::runtime_error("a count of " + std::to_string(n) + " items in a file of " +
+                             std::to_string(file_bytes) + " bytes");
+  v.resize(n);
+  for (T& x : v) ar >> x;
+}
+
+void load_items(boost::archive::text_iarchive& ar, std::string& s, std::size_t file_bytes) {
+  std::vector<int> bytes;
+  load_items(ar, bytes, file_bytes);
+  s.clear();
+  for (int b : bytes) {
+    if (b < -128 || b > 255) throw std::runtime_error("a character out of range");
+    s += static_cast<char>(b);
+  }
+}
+
+void save(boost::archive::text_oarchive& ar, const Checkpoint& c) {
+  ar << c.fingerprint;
+  save_items(ar, c.instance);
+  save_items(ar, c.assignment);
+  save_items(ar, c.cost);
+  save_items(ar, c.prices);
+  save_items(ar, c.lower_bound);
+  ar << c.seed << c.elapsed << c.rounds;
+}
+
+void load(boost::archive::text_iarchive& ar, Checkpoint& c, std::size_t file_bytes) {
+  ar >> c.fingerprint;
+  load_items(ar, c.instance, file_bytes);
+  load_items(ar, c.assignment, file_bytes);
+  load_items(ar, c.cost, file_bytes);
+  load_items(ar, c.prices, file_bytes);
+  load_items(ar, c.lower_bound, file_bytes);
+  ar >> c.seed >> c.elapsed >> c.rounds;
+}
+
+}  // namespace
+}  // namespace iopddl::mpi
 
 namespace iopddl::mpi {
 
@@ -56,18 +105,19 @@ void save_checkpoint(const Checkpoint& c, const std::string& path) {
   std::ostringstream text;
   {
     boost::archive::text_oarchive archive(text);
-    archive << c;
+    save(archive, c);
   }
   write_file(path, text.str());  // through a temporary renamed into place: old or new
 }
 
 Checkpoint load_checkpoint(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open checkpoint");
+  // Read whole (bounded like every input), then parsed from memory.
+  const FileBytes bytes = read_file_bytes(path, 1);
+  std::istringstream in(std::string(bytes.data(), bytes.size));
   Checkpoint c;
   try {
     boost::archive::text_iarchive archive(in);
-    archive >> c;
+    load(archive, c, bytes.size);
   } catch (const std::exception& e) {
     throw InputError(path + ": corrupt checkpoint (" + e.what() + ")");
   }

@@ -131,6 +131,11 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   Portfolio portfolio(p, o, log, rank * threads);
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kInfeasible) return result;  // the same on every rank
+  // Presolve may stop at the time limit on one rank and not on another: go on only if
+  // every rank has a reduced problem.
+  int ready = portfolio.ready();
+  MPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_LAND, comm);
+  if (!ready) return result;
   // Exact mode may be cut short on one rank (a signal) and not on another: skip the search
   // only if every rank has the proof.
   int optimal = result.status == SolveStatus::kOptimal;

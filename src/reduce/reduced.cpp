@@ -31,7 +31,12 @@ class ReducedBuilder {
  public:
   // Builds the flat reduced problem of a grouping: node costs (with edges inside groups)
   // and one summed table per pair of adjacent groups.
-  static Reduced materialize(const Problem& p, const Grouping& gr, PresolveStats& stats) {
+  static void poll(StopPoll& stop) {
+    if (stop.tick()) throw PresolveStopped{};
+  }
+
+  static Reduced materialize(const Problem& p, const Grouping& gr, PresolveStats& stats,
+                             StopPoll& stop) {
     Reduced r;
     r.p_ = &p;
     std::vector<std::uint32_t> id(gr.members.size(), UINT32_MAX);
@@ -80,6 +85,7 @@ class ReducedBuilder {
     std::unordered_map<std::uint64_t, std::uint32_t> pair_edge;
     stats.parallel_edges = stats.internal_edges = 0;
     for (EdgeId e = 0; e < p.num_edges(); ++e) {
+      poll(stop);
       const NodeId a = p.edge_u(e), b = p.edge_v(e);
       const std::uint32_t ga = id[gr.group_of[a]], gb = id[gr.group_of[b]];
       const auto& ca = gr.choice[a];
@@ -133,7 +139,7 @@ class ReducedBuilder {
 
   // Marks strategies that must pick a forbidden entry, to a fixpoint. Returns false if a
   // group is left with none.
-  static bool find_dead(const Reduced& r, std::vector<std::vector<char>>& dead) {
+  static bool find_dead(const Reduced& r, std::vector<std::vector<char>>& dead, StopPoll& stop) {
     const std::size_t n = r.num_nodes();
     dead.assign(n, {});
     for (std::uint32_t g = 0; g < n; ++g) {
@@ -144,6 +150,7 @@ class ReducedBuilder {
     while (changed) {
       changed = false;
       for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+        poll(stop);
         const std::uint32_t x = r.eu_[e], y = r.ev_[e];
         const Cost* t = r.table(e);
         const Strategy kx = r.k_[x], ky = r.k_[y];
@@ -173,9 +180,11 @@ class ReducedBuilder {
   // memory in any member. Switching to the dominating strategy never costs more nor uses
   // more memory, so some optimum avoids the dominated one. Of two identical strategies the
   // later one goes. The pair scan stops early at the first entry that breaks dominance;
-  // `budget` bounds the entries compared in all.
+  // `budget` bounds the entries compared in all, and separately the pairs (a node with
+  // 150,000 strategies has 2e10 pairs).
   static std::size_t find_dominated(const Reduced& r, std::vector<std::vector<char>>& gone,
-                                    std::size_t budget) {
+                                    std::size_t budget, StopPoll& stop) {
+    std::size_t pairs = budget;
     const Problem& p = *r.p_;
     std::size_t removed = 0;
     gone.assign(r.num_nodes(), {});
@@ -186,6 +195,8 @@ class ReducedBuilder {
       const Cost* c = r.costs(g);
       // `b` dominates `a` (a != b, neither removed).
       auto dominates = [&](Strategy b, Strategy a) {
+        poll(stop);
+        --pairs;
         if (c[b] > c[a]) return false;
         bool strict = c[b] < c[a];
         for (std::size_t mi = r.member_begin_[g]; mi < r.member_begin_[g + 1]; ++mi) {
@@ -206,8 +217,8 @@ class ReducedBuilder {
         }
         return strict || b < a;
       };
-      for (Strategy a = 0; a < k; ++a)
-        for (Strategy b = 0; b < k && !gone[g][a]; ++b)
+      for (Strategy a = 0; a < k && pairs > 0; ++a)
+        for (Strategy b = 0; b < k && !gone[g][a] && pairs > 0; ++b)
           if (b != a && !gone[g][b] && dominates(b, a)) {
             gone[g][a] = 1;
             ++removed;
@@ -356,7 +367,8 @@ std::string PresolveStats::summary() const {
          " edge tables with row or column minima moved into node costs";
 }
 
-Reduced Reduced::build(const Problem& p, bool fold) {
+Reduced Reduced::build(const Problem& p, bool fold, const StopControl* stop_control) {
+  StopPoll stop(stop_control);
   const std::size_t n = p.num_nodes();
   Grouping gr;
   gr.members.resize(n);
@@ -372,7 +384,7 @@ Reduced Reduced::build(const Problem& p, bool fold) {
   }
   PresolveStats stats;
   if (!fold) {
-    Reduced r = ReducedBuilder::materialize(p, gr, stats);
+    Reduced r = ReducedBuilder::materialize(p, gr, stats, stop);
     r.stats_ = stats;
     return r;
   }
@@ -381,11 +393,11 @@ Reduced Reduced::build(const Problem& p, bool fold) {
   std::vector<Strategy> f;
   for (;;) {
     ++stats.rounds;
-    Reduced r = ReducedBuilder::materialize(p, gr, stats);
-    if (!ReducedBuilder::find_dead(r, dead)) {
+    Reduced r = ReducedBuilder::materialize(p, gr, stats, stop);
+    if (!ReducedBuilder::find_dead(r, dead, stop)) {
       PresolveStats none;
       none.infeasible_forbidden = true;
-      Reduced plain = ReducedBuilder::materialize(p, identity, none);
+      Reduced plain = ReducedBuilder::materialize(p, identity, none, stop);
       plain.stats_ = none;
       return plain;
     }
@@ -408,6 +420,7 @@ Reduced Reduced::build(const Problem& p, bool fold) {
     std::size_t merges = 0;
     for (int pass = 0; pass < 2; ++pass)
       for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+        ReducedBuilder::poll(stop);
         const std::uint32_t x = r.eu_[e], y = r.ev_[e];
         if (forest.root(x) == forest.root(y)) continue;
         if (pass == 0 && !(forest.is_root(x) && forest.is_root(y))) continue;
@@ -438,7 +451,7 @@ Reduced Reduced::build(const Problem& p, bool fold) {
       stats.folded_nodes += merges;
     }
     if (merges > 0) continue;
-    const std::size_t dominated = ReducedBuilder::find_dominated(r, dead, kDominanceBudget);
+    const std::size_t dominated = ReducedBuilder::find_dominated(r, dead, kDominanceBudget, stop);
     if (dominated > 0) {
       stats.dominated_strategies += remove_strategies(r, dead, gid, gr);
       continue;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "iopddl/problem.hpp"
+#include "iopddl/stop.hpp"
 
 namespace iopddl {
 
@@ -30,10 +31,15 @@ struct PresolveStats {
   std::string summary() const;
 };
 
+// Thrown by Reduced::build when its stop control says stop (presolve of a huge instance
+// that would outlast the time limit).
+struct PresolveStopped {};
+
 class Reduced {
  public:
-  // Runs exact presolve on `p` (or only the identity grouping if `fold` is false).
-  static Reduced build(const Problem& p, bool fold = true);
+  // Runs exact presolve on `p` (or only the identity grouping if `fold` is false). Throws
+  // PresolveStopped when `stop` says stop.
+  static Reduced build(const Problem& p, bool fold = true, const StopControl* stop = nullptr);
 
   const Problem& original() const { return *p_; }
   std::size_t num_nodes() const { return k_.size(); }

@@ -548,7 +548,12 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   // A feasible answer first, whatever happens next.
   SolveResult base = solve_baseline(p_, stop, store, log_);
   if (base.status == SolveStatus::kInfeasible) return base;
-  reduced_ = std::make_unique<Reduced>(Reduced::build(p_));
+  try {
+    reduced_ = std::make_unique<Reduced>(Reduced::build(p_, true, &stop));
+  } catch (const PresolveStopped&) {  // out of time: the baseline's answer is the answer
+    log_.info("presolve stopped by the time limit");
+    return {SolveStatus::kFeasible, "presolve did not finish within the time limit"};
+  }
   shared_ = std::make_unique<SharedBest>();
   const Reduced& r = *reduced_;
   log_.info("presolve: %zu nodes, %zu edges left; %s", r.num_nodes(), r.num_edges(),
@@ -640,7 +645,8 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
                             IncumbentStore& store, Log& log) {
   Portfolio portfolio(p, o, log);
   SolveResult result = portfolio.start(stop, store);
-  if (result.status == SolveStatus::kInfeasible || result.status == SolveStatus::kOptimal)
+  if (result.status == SolveStatus::kInfeasible || result.status == SolveStatus::kOptimal ||
+      !portfolio.ready())
     return result;
   const std::uint64_t rounds = o.deterministic ? (o.work_limit ? o.work_limit : 30) : UINT64_MAX;
   portfolio.run(stop, store, rounds);

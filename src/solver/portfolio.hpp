@@ -36,6 +36,9 @@ class Portfolio {
   // end, checked between rounds: a round is never cut short by it, only by `stop`).
   void run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds, double seconds = 0);
 
+  // Whether start() got past presolve (it may stop at the time limit first): only then do
+  // reduced() and run() have anything to work on.
+  bool ready() const { return reduced_ != nullptr; }
   const Reduced& reduced() const { return *reduced_; }
   // The best reduced assignment over the workers (empty if none) and its cost.
   std::pair<std::vector<Strategy>, Total> best() const;

@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""The command line's contract, checked on the binary.
+
+    cli_contract.py BIN SOURCE_DIR [--cases N] [--seed S]
+
+First each defect found by probing the tool (issue 13) is replayed as a named check; then
+N random runs (random valid and invalid option values, random signals at random times,
+seeded) are checked against the contract that README states:
+
+  - the exit status is a documented one, and it agrees with the output: 0 and 6 end with a
+    feasible assignment (checked by `iopddl evaluate`), 4 with [], 2 and 3 print no final
+    line, 128+N (a signal) ends with an assignment or [];
+  - every other line of stdout starts with '#', and nothing follows the final line;
+  - a timed run ends before its time limit; peak memory stays within a bound.
+
+Only the standard library is used (Debian's python3).
+"""
+import argparse
+import gzip
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+DOCUMENTED = {0, 1, 2, 3, 4, 5, 6}
+SIGNALS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+MEMORY_BOUND_KB = 1_500_000  # every run here reads inputs of at most a few MB
+
+
+class Run:
+    def __init__(self, rc, out, err, seconds, peak_kb):
+        self.rc, self.out, self.err, self.seconds, self.peak_kb = rc, out, err, seconds, peak_kb
+
+    def lines(self):
+        return [l for l in self.out.split("\n") if l != ""]
+
+    def final(self):
+        """The final line, or None if stdout has only progress lines."""
+        rest = [l for l in self.lines() if not l.startswith("#")]
+        return rest[-1] if rest else None
+
+    def __str__(self):
+        return "exit %s after %.2f s, %d KB\nstdout: %s\nstderr: %s" % (
+            self.rc, self.seconds, self.peak_kb, self.out[-600:], self.err[-600:])
+
+
+def run(cmd, signal_after=None, sig=signal.SIGTERM, timeout=120, stdin=None, wait_for=None):
+    """Runs cmd; optionally sends `sig` after `signal_after` s (or once stdout contains
+    `wait_for`). Returns a Run with the child's own peak memory (wait4)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=stdin or subprocess.DEVNULL)
+        sent = False
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid != 0:
+                break
+            now = time.monotonic() - start
+            if not sent and signal_after is not None and now >= signal_after:
+                ready = True
+                if wait_for is not None:
+                    out.seek(0)
+                    ready = wait_for.encode() in out.read()
+                if ready:
+                    p.send_signal(sig)
+                    sent = True
+            if now > timeout:
+                p.kill()
+                os.wait4(p.pid, 0)
+                raise AssertionError("%s: no exit after %d s" % (cmd, timeout))
+            time.sleep(0.005)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
+        out.seek(0)
+        err.seek(0)
+        return Run(rc, out.read().decode(errors="replace"), err.read().decode(errors="replace"),
+                   time.monotonic() - start, usage.ru_maxrss)
+
+
+class Checker:
+    def __init__(self, binary, tmp):
+        self.bin, self.tmp, self.failures, self.checks = binary, tmp, [], 0
+
+    def expect(self, cond, what, r=None):
+        self.checks += 1
+        if not cond:
+            self.failures.append(what + ("\n" + str(r) if r else ""))
+            print("FAIL: " + what + ("\n" + str(r) if r else ""), flush=True)
+
+    def feasible(self, problem, r):
+        """Whether the final line of r is a feasible assignment of `problem`."""
+        path = os.path.join(self.tmp, "answer.txt")
+        with open(path, "w") as f:
+            f.write(r.out)
+        e = subprocess.run([self.bin, "evaluate", problem, path], capture_output=True)
+        return e.returncode == 0
+
+    def contract(self, problem, r, limit=None, what=""):
+        """The contract every run keeps, whatever it was asked."""
+        self.expect(r.rc in DOCUMENTED or r.rc in SIGNALS.values(), what + ": undocumented exit", r)
+        lines = r.lines()
+        final = r.final()
+        if final is not None:
+            self.expect(lines[-1] == final, what + ": output after the final line", r)
+            self.expect(all(l.startswith("#") for l in lines[:-1]),
+                        what + ": a non-progress line before the final line", r)
+        if r.rc in (0, 6):
+            self.expect(final is not None and final != "[]" and self.feasible(problem, r),
+                        what + ": exit %d without a feasible final line" % r.rc, r)
+        elif r.rc == 4:
+            self.expect(final == "[]", what + ": exit 4 without []", r)
+        elif r.rc in (2, 3):
+            self.expect(final is None, what + ": an error printed a final line", r)
+        elif r.rc in SIGNALS.values():
+            self.expect(final is not None and final.startswith("["),
+                        what + ": stopped by a signal without a final line", r)
+            if final not in (None, "[]"):
+                self.expect(self.feasible(problem, r), what + ": infeasible answer", r)
+        if limit is not None and r.rc not in (2, 3):
+            self.expect(r.seconds < limit, what + ": ran %.2f s, limit %g s" % (r.seconds, limit), r)
+        self.expect(r.peak_kb < MEMORY_BOUND_KB, what + ": peak memory %d KB" % r.peak_kb, r)
+
+
+def write_wide_instance(path, k):
+    """One node with k strategies (and a small edge elsewhere): presolve's pair scan."""
+    rng = random.Random(1)
+    nodes = {"intervals": [[0, 10], [5, 20], [15, 30]],
+             "costs": [[rng.randint(0, 1000) for _ in range(k)], [1, 2], [3, 4]],
+             "usages": [[rng.randint(0, 100) for _ in range(k)], [10, 20], [5, 5]]}
+    edges = {"nodes": [[1, 2]], "costs": [[1, 2, 3, 4]]}
+    with open(path, "w") as f:
+        json.dump({"problem": {"name": "wide", "nodes": nodes, "edges": edges,
+                               "usage_limit": 120}}, f)
+
+
+def defects(c, ex, inst, tmp):
+    """Issue 13's reproducers, each with the behaviour README documents."""
+    b = c.bin
+    # --checkpoint and --resume exist in builds with MPI only.
+    mpi = "--checkpoint" in subprocess.run([b, "solve", "--help"], capture_output=True,
+                                           text=True).stdout
+    # 2. A huge time limit means no limit, not an expired one; NaN and inf are refused.
+    r = run([b, inst, "1e10"], signal_after=1.0)
+    c.expect(r.rc == 143, "a 1e10 s limit: the run goes on until stopped", r)
+    c.contract(inst, r, what="1e10")
+    for bad in ["NaN", "inf", "1e400", "0", "-1", "0x10", "abc"]:
+        r = run([b, ex, bad])
+        c.expect(r.rc == 2 and "TIMEOUT" in r.err and len(r.err) < 300,
+                 "TIMEOUT %s: exit 2 with a short message naming TIMEOUT" % bad, r)
+    r = run([b, "solve", ex, "-t", "1e300"])
+    c.expect(r.rc == 0 and "status optimal" in r.out, "solve -t 1e300 runs to the end", r)
+    r = run([b, "solve", ex, "--seed", "18446744073709551616"])
+    c.expect(r.rc == 2 and "seed" in r.err, "a seed outside 64 bits is refused", r)
+    # 3, 4. Files that cannot be written: refused before the run, or reported after it with
+    # the answer printed all the same (exit 6).
+    for opt in ["--output", "--checkpoint"] if mpi else ["--output"]:
+        r = run([b, "solve", ex, opt, "/nonexistent/dir/f"])
+        c.expect(r.rc == 2 and opt in r.err and "/nonexistent/dir/f" in r.err,
+                 opt + " into a missing directory: exit 2 naming the option and path", r)
+    gone = os.path.join(tmp, "gone")
+    lost = [("--output", []), ("--checkpoint", ["--checkpoint-interval", "0.3"])]
+    for opt, extra in lost if mpi else lost[:1]:
+        os.makedirs(gone, exist_ok=True)
+        cmd = [b, "solve", inst, "-t", "2", opt, os.path.join(gone, "f")] + extra
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            p = subprocess.Popen(cmd, stdout=out, stderr=err)
+            time.sleep(0.8)
+            shutil.rmtree(gone)
+            p.wait(60)
+            out.seek(0)
+            err.seek(0)
+            r = Run(p.returncode, out.read().decode(), err.read().decode(), 0, 0)
+        c.expect(r.rc == 6 and "cannot write" in r.err and os.path.join(gone, "f") in r.err,
+                 opt + " lost mid-run: exit 6 naming the file", r)
+        c.contract(inst, r, what=opt + " lost mid-run")
+    r = run([b, "generate", "-n", "10", "-o", "/dev/full"])
+    c.expect(r.rc == 6 and "/dev/full" in r.err, "generate -o /dev/full: exit 6", r)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([b, "generate", "-n", "10"], stdout=full, stderr=subprocess.PIPE)
+    c.expect(p.returncode == 6, "generate > /dev/full: exit 6")
+    # 5. Memory bounded by the input.
+    r = run([b, "solve", ex, "--threads", "100000", "-t", "1"])
+    c.expect(r.rc == 0 and "using 64" in r.err, "--threads 100000 is capped with a message", r)
+    c.contract(ex, r, 1, "--threads 100000")
+    bomb = os.path.join(tmp, "bomb.json.gz")
+    with gzip.open(bomb, "wb", compresslevel=1) as f:
+        zeros = bytes(1 << 24)
+        for _ in range(64):  # 1 GiB of zeros in about 1 MB
+            f.write(zeros)
+    r = run([b, bomb, "5"])
+    c.expect(r.rc == 3 and "not a text file" in r.err and r.peak_kb < 100_000 and r.seconds < 1,
+             "a gzip bomb is refused at once, in little memory", r)
+    spaces = os.path.join(tmp, "spaces.json.gz")
+    with gzip.open(spaces, "wb", compresslevel=1) as f:
+        f.write(b'{"problem": ')
+        for _ in range(32):  # 512 MiB of blanks: text, so decompressed, then refused
+            f.write(b" " * (1 << 24))
+    r = run([b, spaces, "1"])
+    c.expect(r.rc in (3, 4), "an endless document is refused or stopped at the deadline", r)
+    c.contract(spaces, r, 1, "spaces")
+    with open(inst, "rb") as f:
+        gz = gzip.compress(f.read())
+    trunc = os.path.join(tmp, "truncated.json.gz")
+    with open(trunc, "wb") as f:
+        f.write(gz[: len(gz) * 9 // 10])
+    r = run([b, trunc, "5"])
+    c.expect(r.rc == 3 and "corrupt gzip" in r.err and r.peak_kb < 60_000,
+             "a truncated gzip is refused without allocating its claimed size", r)
+    # 6. Presolve honours the deadline (a node with 150,000 strategies).
+    wide = os.path.join(tmp, "wide.json")
+    write_wide_instance(wide, 150_000)
+    r = run([b, wide, "1"])
+    c.expect(r.rc == 0, "the wide instance gets an answer", r)
+    c.contract(wide, r, 1, "wide, 1 s")
+    # 7. A read that blocks is abandoned at the deadline with [].
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    r = run([b, fifo, "1"])
+    c.expect(r.rc == 4 and r.final() == "[]" and "time limit" in r.err,
+             "a FIFO with no writer: [] at the deadline", r)
+    c.contract(ex, r, 1, "fifo")
+    # 8, 9. SIGHUP prints the answer like SIGTERM; with --checkpoint the answer stays last.
+    r = run([b, "solve", inst, "-t", "60"], signal_after=1.0, sig=signal.SIGHUP, wait_for="cost")
+    c.expect(r.rc == 129, "SIGHUP: exit 129", r)
+    c.contract(inst, r, what="SIGHUP")
+    if mpi:
+        checkpoints(c, b, inst, tmp)
+    # 10. evaluate judges the last line as the contest did.
+    sol = os.path.join(tmp, "sol.txt")
+    for text in ["[0, 0, 2, 1, 0] junk\n", "[0, 0, 2, 1, 0]\n# a comment\n"]:
+        with open(sol, "w") as f:
+            f.write(text)
+        r = run([b, "evaluate", ex, sol])
+        c.expect(r.rc == 3, "evaluate %r: refused" % text, r)
+
+
+def checkpoints(c, b, inst, tmp):
+    """9: SIGTERM with --checkpoint keeps the answer last; 5: an edited count is refused."""
+    ck = os.path.join(tmp, "ck")
+    r = run([b, "solve", inst, "-t", "60", "--checkpoint", ck], signal_after=1.0,
+            wait_for="cost")
+    c.expect(r.rc == 143 and os.path.exists(ck), "SIGTERM with --checkpoint: 143, checkpoint kept", r)
+    c.contract(inst, r, what="SIGTERM with --checkpoint")
+    # A checkpoint whose count was edited is refused at once.
+    with open(ck) as f:
+        words = f.read().split()
+    words[4] = "4000000000"  # after the header (3 words) and the fingerprint: a count
+    with open(ck, "w") as f:
+        f.write(" ".join(words))
+    r = run([b, "solve", inst, "-t", "1", "--resume", ck])
+    c.expect(r.rc == 3 and "a count of 4000000000" in r.err and r.peak_kb < 200_000,
+             "an edited checkpoint count is refused in bounded memory", r)
+
+
+def random_runs(c, instances, n, rng, tmp):
+    """Random option values, valid and not, and random signals at random times."""
+    b = c.bin
+    numbers = ["0", "1", "2", "0.5", "-1", "1e10", "nan", "x", "3.7", "18446744073709551615",
+               "18446744073709551616", "0x10", "", "1e-3"]
+    options = ["--seed", "--threads", "--work-limit", "--stale-rounds", "--lns-windows",
+               "--sync-seconds", "--price-blend", "--region-iterations", "--algorithm",
+               "--pricing"]
+    words = ["baseline", "portfolio", "member", "time", "mixed", "fast"]
+    seen = {}
+    for i in range(n):
+        problem = rng.choice(instances)
+        limit = rng.choice([0.3, 0.7, 1.5])
+        contest = rng.random() < 0.3
+        if contest:
+            cmd = [b, problem, str(limit)]
+        else:
+            cmd = [b, "solve", problem, "-t", str(limit)]
+            for _ in range(rng.randint(0, 3)):
+                opt = rng.choice(options)
+                value = rng.choice(words if opt in ("--algorithm", "--pricing") else numbers)
+                if opt == "--threads" and value in ("1e10", "18446744073709551615"):
+                    value = "3"
+                cmd += [opt, value]
+            if rng.random() < 0.2:
+                cmd.append("--deterministic")
+                cmd += ["--work-limit", str(rng.randint(1, 4))]
+        sig = rng.choice(list(SIGNALS)) if rng.random() < 0.4 else None
+        when = rng.uniform(0.0, limit)
+        r = run(cmd, signal_after=when if sig else None, sig=sig or signal.SIGTERM, timeout=60)
+        what = "random run %d: %s%s" % (i, " ".join(cmd[1:]),
+                                        " + signal %d at %.2f s" % (sig, when) if sig else "")
+        deterministic = "--deterministic" in cmd
+        c.contract(problem, r, None if deterministic else limit, what)
+        if r.rc == 2:
+            c.expect("error" in r.err or ":" in r.err, what + ": exit 2 says why", r)
+        seen[r.rc] = seen.get(r.rc, 0) + 1
+    print("random runs by exit status: " +
+          ", ".join("%d: %d" % (k, v) for k, v in sorted(seen.items())))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("source")
+    ap.add_argument("--cases", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="iopddl-cli-")
+    try:
+        c = Checker(os.path.abspath(args.binary), tmp)
+        ex = os.path.join(args.source, "examples", "example.json")
+        inst = os.path.join(tmp, "forbidden-600.json")
+        subprocess.run([c.bin, "generate", "--family", "forbidden", "-n", "600", "--seed", "3",
+                        "-o", inst], check=True)
+        mem = os.path.join(tmp, "memory-2000.json")
+        subprocess.run([c.bin, "generate", "--family", "memory", "-n", "2000", "--seed", "4",
+                        "-o", mem], check=True)
+        defects(c, ex, inst, tmp)
+        random_runs(c, [ex, inst, mem], args.cases, random.Random(args.seed), tmp)
+        print("%d passed, %d failed" % (c.checks - len(c.failures), len(c.failures)))
+        return 1 if c.failures else 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
