@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "iopddl/io.hpp"
+#include "iopddl/stop.hpp"
 #include "support.hpp"
 
 using namespace iopddl;
@@ -110,6 +112,64 @@ TEST_CASE("a gzipped file is detected by its magic bytes, not its name") {
   std::ofstream(path, std::ios::binary).write(gz.data(), static_cast<std::streamsize>(gz.size()));
   check_equal(p, read_problem(path));
   std::remove(path.c_str());
+}
+
+namespace {
+
+std::vector<char> gzip_bytes(const std::string& text) {
+  libdeflate_compressor* c = libdeflate_alloc_compressor(6);
+  std::vector<char> gz(libdeflate_gzip_compress_bound(c, text.size()));
+  gz.resize(libdeflate_gzip_compress(c, text.data(), text.size(), gz.data(), gz.size()));
+  libdeflate_free_compressor(c);
+  return gz;
+}
+
+void write_bytes(const std::string& path, const std::vector<char>& bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+}  // namespace
+
+TEST_CASE("gzip members whose trailer does not give their size are decoded in steps") {
+  const Problem p = read_problem(source_path("examples/example.json"));
+  const std::string text = to_json(p);
+  const std::string path = "gzip_steps.json.gz";
+  // A trailer that claims too little (as one of a file over 4 GiB does, mod 2^32).
+  std::vector<char> gz = gzip_bytes(text);
+  const std::uint32_t small = 10;
+  std::memcpy(gz.data() + gz.size() - 4, &small, 4);
+  write_bytes(path, gz);
+  // The size is checked by zlib's own stream end, not the trailer's claim (zlib checks
+  // it and refuses): so this one must be refused as corrupt, never misread.
+  CHECK_THROWS_WITH_AS(read_problem(path), doctest::Contains("corrupt gzip"), InputError);
+  // Two members, each the half of the text: the last trailer gives only the second's size.
+  const std::vector<char> a = gzip_bytes(text.substr(0, text.size() / 2));
+  std::vector<char> both = gzip_bytes(text.substr(text.size() / 2));
+  both.insert(both.begin(), a.begin(), a.end());
+  write_bytes(path, both);
+  check_equal(p, read_problem(path));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a gzip stream that is no text is refused before it is decompressed") {
+  const std::string path = "gzip_zeros.json.gz";
+  write_bytes(path, gzip_bytes(std::string(std::size_t{64} << 20, '\0')));
+  CHECK_THROWS_WITH_AS(read_problem(path),
+                       doctest::Contains("not a text file once decompressed (byte 0 is 0x00)"),
+                       InputError);
+  // Cut short: refused, whatever its (now random) trailer claims.
+  std::vector<char> gz = gzip_bytes(to_json(read_problem(source_path("examples/example.json"))));
+  gz.resize(gz.size() - 6);
+  write_bytes(path, gz);
+  CHECK_THROWS_WITH_AS(read_problem(path), doctest::Contains("corrupt gzip"), InputError);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("reading stops when the stop control says stop") {
+  StopControl stopped;
+  stopped.request_stop();
+  // A regular file is read in steps of 16 MiB, the stop is seen after the first.
+  CHECK_THROWS_AS(read_problem(source_path("examples/example.json"), &stopped), ReadStopped);
 }
 
 TEST_CASE("every file of the bad-input corpus gets a clear error naming the element") {
