@@ -30,7 +30,21 @@ import time
 
 DOCUMENTED = {0, 1, 2, 3, 4, 5, 6}
 SIGNALS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
-MEMORY_BOUND_KB = 1_500_000  # every run here reads inputs of at most a few MB
+MAX_THREADS = 64  # --threads above this are capped (README)
+
+
+def memory_bound_kb(problem, threads):
+    """README's bound on peak memory: (2 + 2 x worker threads) x the decompressed input
+    + 50 MB (the threads capped at 64; 0 means one per core)."""
+    size = 0
+    try:
+        with gzip.open(problem) as f:  # in steps: this process's own peak is inherited
+            while chunk := f.read(1 << 20):
+                size += len(chunk)
+    except OSError:  # not gzipped
+        size = os.path.getsize(problem)
+    t = min(threads or os.cpu_count() or 1, MAX_THREADS)
+    return ((2 + 2 * t) * size + 50 * 2**20) // 1024
 
 
 class Run:
@@ -101,7 +115,7 @@ class Checker:
         e = subprocess.run([self.bin, "evaluate", problem, path], capture_output=True)
         return e.returncode == 0
 
-    def contract(self, problem, r, limit=None, what=""):
+    def contract(self, problem, r, limit=None, what="", threads=0):
         """The contract every run keeps, whatever it was asked."""
         self.expect(r.rc in DOCUMENTED or r.rc in SIGNALS.values(), what + ": undocumented exit", r)
         lines = r.lines()
@@ -124,7 +138,10 @@ class Checker:
                 self.expect(self.feasible(problem, r), what + ": infeasible answer", r)
         if limit is not None and r.rc not in (2, 3):
             self.expect(r.seconds < limit, what + ": ran %.2f s, limit %g s" % (r.seconds, limit), r)
-        self.expect(r.peak_kb < MEMORY_BOUND_KB, what + ": peak memory %d KB" % r.peak_kb, r)
+        if os.path.isfile(problem):
+            bound = memory_bound_kb(problem, threads)
+            self.expect(r.peak_kb < bound, what + ": peak memory %d KB, bound %d KB" %
+                        (r.peak_kb, bound), r)
 
 
 def write_wide_instance(path, k):
@@ -187,7 +204,7 @@ def defects(c, ex, inst, tmp):
     # 5. Memory bounded by the input.
     r = run([b, "solve", ex, "--threads", "100000", "-t", "1"])
     c.expect(r.rc == 0 and "using 64" in r.err, "--threads 100000 is capped with a message", r)
-    c.contract(ex, r, 1, "--threads 100000")
+    c.contract(ex, r, 1, "--threads 100000", threads=100000)
     bomb = os.path.join(tmp, "bomb.json.gz")
     with gzip.open(bomb, "wb", compresslevel=1) as f:
         zeros = bytes(1 << 24)
@@ -291,7 +308,13 @@ def random_runs(c, instances, n, rng, tmp):
         what = "random run %d: %s%s" % (i, " ".join(cmd[1:]),
                                         " + signal %d at %.2f s" % (sig, when) if sig else "")
         deterministic = "--deterministic" in cmd
-        c.contract(problem, r, None if deterministic else limit, what)
+        threads = 0
+        if "--threads" in cmd:
+            try:
+                threads = int(cmd[len(cmd) - 1 - cmd[::-1].index("--threads") + 1])
+            except ValueError:
+                pass
+        c.contract(problem, r, None if deterministic else limit, what, threads)
         if r.rc == 2:
             c.expect("error" in r.err or ":" in r.err, what + ": exit 2 says why", r)
         seen[r.rc] = seen.get(r.rc, 0) + 1
