@@ -130,30 +130,20 @@ int main(int argc, char** argv) {
   std::string info_file;
   auto* info = app.add_subcommand("info", "Print instance statistics");
   info->add_option("FILE", info_file, "Problem file")->required();
-  std::size_t info_regions = 0;
-  info->add_option("--regions", info_regions,
-                   "Also show how the reduced graph splits into this many regions (MPI runs)")
-      ->capture_default_str();
+  std::uint64_t info_regions = 0;
+  OptionTable info_table;
+  info_table.unsigned_integer(
+      "regions", "Also show how the reduced graph splits into this many regions (MPI runs)",
+      info_regions, 0, 65536);
+  info_table.bind(*info);
 
   GeneratorOptions gen;
-  std::string gen_family = "forbidden", gen_output;
+  std::string gen_output;
   auto* generate = app.add_subcommand(
       "generate", "Write a generated instance in contest JSON (for tests and tuning)");
-  generate
-      ->add_option("--family", gen_family,
-                   "forbidden: many 10^18 entries that presolve folds; memory: none, "
-                   "memory-dominated")
-      ->check(CLI::IsMember({"forbidden", "memory"}))
-      ->capture_default_str();
-  generate->add_option("--nodes,-n", gen.nodes, "Number of nodes")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  generate->add_option("--seed", gen.seed, "Seed")->capture_default_str();
-  generate
-      ->add_option("--limit-factor", gen.limit_factor,
-                   "Usage limit as a multiple of the least-memory peak")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  OptionTable gen_table;
+  describe_generator_options(gen_table, gen);
+  gen_table.bind(*generate);
   generate->add_option("--output,-o", gen_output, "Output file (default: stdout)");
 
   try {
@@ -180,7 +170,6 @@ int main(int argc, char** argv) {
     if (*eval) return evaluate_command(eval_problem, eval_solution, eval_json);
     if (*info) return info_command(info_file, info_regions);
     if (*generate) {
-      gen.family = gen_family == "memory" ? Family::kMemory : Family::kForbiddenPairs;
       Problem p = generate_problem(gen);
       std::ostringstream text;
       write_problem_json(text, p);

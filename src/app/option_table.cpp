@@ -163,7 +163,7 @@ void OptionTable::bind(CLI::App& cmd) {
             try {
               entries_[i].set(text);
             } catch (const OptionError& err) {
-              throw CLI::ValidationError(err.what());
+              throw CLI::ValidationError("--" + std::string(err.what()));
             }
             given_.insert(entries_[i].key);
           },

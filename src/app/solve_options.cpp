@@ -56,4 +56,16 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
             d.region_iterations, 0, kMaxInt, mpi);
 }
 
+void describe_generator_options(OptionTable& t, GeneratorOptions& g) {
+  t.choice("family",
+           "forbidden: many 10^18 entries that presolve folds; memory: none, memory-dominated",
+           g.family, {{"forbidden", Family::kForbiddenPairs}, {"memory", Family::kMemory}});
+  // Node ids are 32-bit; past a few million nodes the JSON alone outgrows the input cap.
+  t.unsigned_integer("nodes", "Number of nodes", g.nodes, 1, 5'000'000);
+  t.short_name("nodes", "-n");
+  t.unsigned_integer("seed", "Seed", g.seed, 0, std::numeric_limits<std::uint64_t>::max());
+  t.number("limit-factor", "Usage limit as a multiple of the least-memory peak", g.limit_factor,
+           1e-6, 1e6, "a positive number");
+}
+
 }  // namespace iopddl::app

@@ -2,6 +2,7 @@
 // option_table.hpp): one list, read by the command line, config files and --dump-config.
 #pragma once
 
+#include "iopddl/generate.hpp"
 #include "option_table.hpp"
 #include "run.hpp"
 
@@ -9,5 +10,7 @@ namespace iopddl::app {
 
 // Lists every configurable field of `s` in `table` (both must outlive the table's use).
 void describe_solve_options(OptionTable& table, RunSettings& s);
+// The same for `iopddl generate`.
+void describe_generator_options(OptionTable& table, GeneratorOptions& g);
 
 }  // namespace iopddl::app
