@@ -62,8 +62,9 @@ FileBytes read_file_bytes(const std::string& path, std::size_t padding = 64,
 // ReadStopped when `stop` says stop while the file is read.
 Problem read_problem(const std::string& path, const StopControl* stop = nullptr);
 // Parses contest JSON held in `bytes` (which must have 64 bytes of padding after `size`).
-// `source` names the input in error messages.
-Problem parse_problem(const char* bytes, std::size_t size, const std::string& source);
+// `source` names the input in error messages; `stop` is polled once per row.
+Problem parse_problem(const char* bytes, std::size_t size, const std::string& source,
+                      const StopControl* stop = nullptr);
 
 // Writes `problem` in contest JSON (tables expanded per edge, as the format requires).
 void write_problem_json(std::ostream& out, const Problem& problem);

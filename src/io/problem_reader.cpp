@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "iopddl/io.hpp"
+#include "iopddl/stop.hpp"
 
 namespace iopddl {
 namespace {
@@ -20,7 +21,13 @@ std::string idx(std::size_t i) {
 
 class Reader {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+  Reader(std::string source, const StopControl* stop)
+      : source_(std::move(source)), stop_(stop, 256) {}
+
+  // Polled once per row: a huge document is abandoned at the deadline.
+  void poll() {
+    if (stop_.tick()) throw ReadStopped(source_ + ": stopped while reading");
+  }
 
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
     throw InputError(source_ + ": " + (where.empty() ? "" : where + ": ") + what);
@@ -128,6 +135,7 @@ class Reader {
     begin.assign(1, 0);
     std::size_t i = 0;
     for (auto outer : array(v, where)) {
+      poll();
       od::value row;
       if (auto e = outer.get(row)) check(e, where + idx(i), "an array");
       int_row(row, where, i, flat);
@@ -146,6 +154,7 @@ class Reader {
         seen(have_intervals_, "nodes.intervals");
         std::size_t i = 0;
         for (auto item : array(field.value(), "nodes.intervals")) {
+          poll();
           const std::string here = "nodes.intervals" + idx(i);
           od::value iv;
           check(item.get(iv), here, "an array");
@@ -196,6 +205,7 @@ class Reader {
         std::vector<Cost> scratch;
         std::size_t e = 0;
         for (auto item : array(field.value(), "edges.costs")) {
+          poll();
           od::value row;
           if (auto err = item.get(row)) check(err, "edges.costs" + idx(e), "an array");
           scratch.clear();
@@ -329,6 +339,7 @@ class Reader {
   }
 
   std::string source_;
+  StopPoll stop_;
   const char* bytes_ = nullptr;  // the text, for error messages
   std::size_t size_ = 0;
   ProblemBuilder builder_;
@@ -344,19 +355,20 @@ class Reader {
 
 }  // namespace
 
-Problem parse_problem(const char* bytes, std::size_t size, const std::string& source) {
+Problem parse_problem(const char* bytes, std::size_t size, const std::string& source,
+                      const StopControl* stop) {
   // A UTF-8 byte order mark may open a JSON text (RFC 8259 lets parsers ignore it);
   // editors on some systems write one.
   if (size >= 3 && std::memcmp(bytes, "\xEF\xBB\xBF", 3) == 0) {
     bytes += 3;
     size -= 3;
   }
-  return Reader(source).parse(bytes, size);
+  return Reader(source, stop).parse(bytes, size);
 }
 
 Problem read_problem(const std::string& path, const StopControl* stop) {
   FileBytes bytes = read_file_bytes(path, simdjson::SIMDJSON_PADDING, stop);
-  return parse_problem(bytes.data(), bytes.size, path);
+  return parse_problem(bytes.data(), bytes.size, path, stop);
 }
 
 }  // namespace iopddl

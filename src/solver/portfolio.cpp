@@ -558,13 +558,26 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   const Reduced& r = *reduced_;
   log_.info("presolve: %zu nodes, %zu edges left; %s", r.num_nodes(), r.num_edges(),
             r.stats().summary().c_str());
+  // Out of time already (a huge instance's presolve took the rest): no workers to build.
+  const auto out_of_time = [&] {
+    reduced_.reset();
+    return SolveResult{SolveStatus::kFeasible, "the time limit came before the search"};
+  };
+  if (stop.should_stop()) return out_of_time();
   index_ = std::make_unique<MemoryIndex>(r);
   const SolveResult exact = solve_small_exactly(stop, store);
   const double unit = memory_price_unit(r);
-  const int threads = o_.threads > 0
-                          ? o_.threads
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = std::min(
+      SolverOptions::kMaxThreads,
+      o_.threads > 0 ? o_.threads
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   for (int i = 0; i < threads; ++i) {
+    // Each worker builds its priced network: on a huge instance that takes long enough to
+    // check the time between them (an optimal answer needs no workers to be returned).
+    if (stop.should_stop()) {
+      if (exact.status == SolveStatus::kOptimal) break;
+      return out_of_time();
+    }
     const int w = first_worker_ + i;  // the global worker index sets the price level
     Pricing pricing = o_.pricing;
     if (pricing == Pricing::kMixed) pricing = w % 2 == 0 ? Pricing::kPerMember : Pricing::kPerTime;
