@@ -73,8 +73,8 @@ TEST_CASE("presolve stops when its stop control says stop, and the portfolio ans
   const Problem p = generate_problem(g);
   StopControl stopped;
   stopped.request_stop();
-  CHECK_THROWS_AS(Reduced::build(p, true, &stopped), PresolveStopped);
-  CHECK_NOTHROW(Reduced::build(p, true, nullptr));
+  CHECK_THROWS_AS(Reduced::build(p, PresolveOptions{}, &stopped), PresolveStopped);
+  CHECK_NOTHROW(Reduced::build(p, PresolveOptions{}, nullptr));
   // The portfolio under a stop that has fired: the baseline's answer, checked, and no hang.
   IncumbentStore store(&stopped);
   Log quiet(nullptr, &stopped, true);

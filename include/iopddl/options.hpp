@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace iopddl {
 
@@ -19,6 +20,116 @@ enum class Pricing {
   kMixed,      // workers alternate between the two
 };
 
+// Every tuning value of the solver lives in these structs, with its default and a one-line
+// reason; the measurements behind the reasons are in bench/results/tuning.csv (by key).
+// The command line and config files name them as `group.key` (see `--dump-config`).
+
+// Memory prices of the pricing rounds.
+struct PriceOptions {
+  // Price levels of the workers, in order (worker w takes entry w mod size), in multiples of
+  // the instance's price unit: instances differ in which level suits them, so the first two
+  // (a 2-core run) are far apart (tuning.csv: prices.scales).
+  std::vector<double> scales = {0.15, 1.0, 0.4, 3.0};
+  // Per-member pricing: an overloaded member's price x raise + raise_add x (1 + U[0,1)), the
+  // others' x decay; smoother trajectories were worse on N (tuning.csv: prices.raise).
+  double raise = 1.2;
+  double raise_add = 0.1;
+  double decay = 0.9;
+  // Per-time pricing: subgradient step gain x step on the relative overload; the step decays
+  // by step_decay per round down to min_step.
+  double time_gain = 20.0;
+  double step_decay = 0.97;
+  double min_step = 0.02;
+  // A stagnating worker scatters its prices (each x U[0.5, 1.5)) and resets its step to at
+  // least this.
+  double scatter_step = 0.3;
+  // After the first round, a labelling over limit x this is left to the prices, not
+  // repaired: far over the limit, greedy repair takes very many moves and ends nowhere good.
+  double repair_below = 1.5;
+};
+
+// TRW-S message passing on the priced problem, and the rounding that follows it.
+struct MessagePassingOptions {
+  // Iterations per pricing round: around N's hubs messages converge slowly and a labelling
+  // rounded from half-converged ones is far from the priced optimum (tuning.csv: trws.iterations).
+  int iterations = 6;
+  // Priced 1-opt passes on the rounding (tuning.csv: trws.descent-passes).
+  int descent_passes = 10;
+};
+
+// Greedy repair at the first overloaded time point.
+struct RepairOptions {
+  // Moves it may force (raising the peak elsewhere) before it gives up: a repair that
+  // keeps forcing goes round in circles, far over the limit in the first rounds.
+  int forced_moves = 200;
+  // Overloaded points it may visit (first rounds on the shared instances visit 22-923).
+  int max_steps = 5000;
+};
+
+// Compound moves: an improving move that memory blocks, paid for by moves that free memory.
+struct CompoundOptions {
+  // Only on round answers within this percentage of the worker's best: on every round they
+  // cost N too many rounds (tuning.csv: compound.within-percent).
+  int within_percent = 10;
+  // Work per round in multiples of the priced network's size (tuning.csv: compound.budget).
+  int budget = 4;
+  // Freeing moves per compound move.
+  int repair_moves = 8;
+};
+
+// Tree blocks: induced trees relabelled optimally by dynamic programming.
+struct TreeBlockOptions {
+  // Blocks per batch on a stagnating worker's best (tuning.csv: tree.blocks).
+  int blocks = 600;
+  // The same while the best picks a forbidden entry: the first forbidden-free answer comes
+  // sooner (tuning.csv: tree.blocks-while-forbidden).
+  int blocks_while_forbidden = 100;
+  // Groups per block (tuning.csv: tree.size).
+  int size = 300;
+  // Labellings tried per block: the first ignores memory, the others price it.
+  int pricings = 6;
+  // Groups live at an overloaded point brought into the block (tuning.csv: tree.relief).
+  int relief = 256;
+};
+
+// Exact window re-solves (large-neighbourhood search) around a stagnating worker's best.
+struct WindowOptions {
+  // Windows per batch (0: no large-neighbourhood search).
+  int windows = 50;
+  // Share of the windows grown around forbidden picks while there are any.
+  double at_forbidden = 0.8;
+  // Share of time windows (nodes live at one well-filled point) when memory is limited.
+  double time_share = 0.5;
+  // Window sizes: the first, and the range they adapt within (grown after complete
+  // searches, shrunk after cut-off ones).
+  int first_size = 6;
+  int min_size = 2;
+  int max_size = 40;
+  // Search nodes per window before it counts as cut off.
+  int node_limit = 20000;
+};
+
+// Partition crossover of round answers into the polished best.
+struct CrossoverOptions {
+  // Passes over the components (a component taken frees memory another may need).
+  int passes = 3;
+};
+
+// Exact mode: complete branch-and-bound over small reduced problems.
+struct ExactOptions {
+  int max_nodes = 64;             // reduced nodes at most
+  int search_nodes = 2'000'000;   // search nodes before it gives up
+};
+
+// Exact presolve.
+struct PresolveOptions {
+  // false: the identity grouping only (every node its own group; for tests and debugging).
+  bool enabled = true;
+  // Entries (and, separately, strategy pairs) compared by the dominance test per round:
+  // about a second on the largest inputs.
+  std::uint64_t dominance_budget = 200'000'000;
+};
+
 struct SolverOptions {
   // More worker threads than this are capped (each holds a copy of the priced problem).
   static constexpr int kMaxThreads = 64;
@@ -26,12 +137,23 @@ struct SolverOptions {
   std::uint64_t seed = 1;
   int threads = 0;               // 0: the machine's cores
   bool deterministic = false;    // bounded by work, not time: same seed+threads, same answer
-  std::uint64_t work_limit = 0;  // deterministic mode: pricing rounds per worker (0: 30)
-  // Rounds without improvement before a worker polishes its best and scatters its prices.
-  // N at 180 s (seeds 1-3, 5cd9526): 20 and 80 were worse than 40 on every seed.
+  std::uint64_t work_limit = 30; // deterministic mode: pricing rounds per worker
+  // Rounds without improvement before a worker polishes its best and scatters its prices
+  // (tuning.csv: stale-rounds).
   int stale_rounds = 40;
+  // While a worker's best still picks a forbidden entry, it also polishes (prices untouched)
+  // every this many rounds without improvement.
+  int stale_while_forbidden = 3;
   Pricing pricing = Pricing::kPerMember;
-  int lns_windows = 50;  // windows per LNS batch on a stagnating worker's best (0: no LNS)
+  PriceOptions prices;
+  MessagePassingOptions trws;
+  RepairOptions repair;
+  CompoundOptions compound;
+  TreeBlockOptions tree;
+  WindowOptions lns;
+  CrossoverOptions crossover;
+  ExactOptions exact;
+  PresolveOptions presolve;
 };
 
 // Distributed runs (used by the MPI layer only; plain data, so every build can read, check
@@ -41,6 +163,12 @@ struct DistributedOptions {
   double price_blend = 0.0;          // how far each rank moves its prices to the average
   std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)
   int region_iterations = 3;         // TRW-S iterations per region round (0: no region workers)
+  // Region rounds back off while their bound stalls: each round without a 0.1 % better
+  // bound doubles the synchronisations to the next, up to this many.
+  int max_region_gap = 16;
+  // The regions' time prices: subgradient gain, and the rounds over which the step halves.
+  double region_gain = 20.0;
+  double region_step_rounds = 10.0;
   std::string checkpoint_path;       // periodic checkpoints (and one at the end) go here
   double checkpoint_seconds = 60.0;  // their period
   // Where SIGUSR1 writes one when checkpoint_path is empty.

@@ -157,6 +157,7 @@ int main(int argc, char** argv) {
     if (*solve) {
       try {
         if (!config_path.empty()) table.read_config(config_path);
+        check_solve_options(solve_settings);
         check_output_paths(solve_settings);
       } catch (const OptionError& e) {
         std::fprintf(stderr, "error: %s\n", e.what());

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -135,6 +136,38 @@ void OptionTable::number(std::string key, std::string help, double& field, doubl
        [&field] { return show_double(field); }});
 }
 
+void OptionTable::number_list(std::string key, std::string help, std::vector<double>& field,
+                              double lo, double hi, std::string group) {
+  const std::string k = key;
+  add({std::move(key), std::move(help), std::move(group), Kind::kList,
+       [&field, k, lo, hi](const std::string& text) {
+         std::string items = trim(text);
+         if (!items.empty() && items.front() == '[' && items.back() == ']')
+           items = items.substr(1, items.size() - 2);
+         std::vector<double> values;
+         std::size_t at = 0;
+         while (at <= items.size()) {
+           const std::size_t comma = std::min(items.find(',', at), items.size());
+           values.push_back(parse_number(k, trim(items.substr(at, comma - at)), lo, hi, "a number"));
+           at = comma + 1;
+         }
+         field = std::move(values);
+       },
+       [&field] {
+         std::string out = "[";
+         for (std::size_t i = 0; i < field.size(); ++i)
+           out += (i ? ", " : "") + show_double(field[i]);
+         return out + "]";
+       }});
+}
+
+// The command line's name of a key: dots become dashes (tree.blocks: --tree-blocks).
+std::string cli_name(const std::string& key) {
+  std::string name = key;
+  std::replace(name.begin(), name.end(), '.', '-');
+  return name;
+}
+
 void OptionTable::bind(CLI::App& cmd) {
   std::map<std::string, CLI::Option_group*> groups;
   // Callbacks hold indices: entries_ may not move once bound, but indices say so plainly.
@@ -146,7 +179,8 @@ void OptionTable::bind(CLI::App& cmd) {
       if (!g) g = cmd.add_option_group(e.group);
       target = g;
     }
-    const std::string name = "--" + e.key + (e.short_name.empty() ? "" : "," + e.short_name);
+    const std::string name =
+        "--" + cli_name(e.key) + (e.short_name.empty() ? "" : "," + e.short_name);
     CLI::Option* opt = nullptr;
     if (e.kind == Kind::kFlag) {
       opt = target->add_flag_callback(
@@ -163,15 +197,18 @@ void OptionTable::bind(CLI::App& cmd) {
             try {
               entries_[i].set(text);
             } catch (const OptionError& err) {
-              throw CLI::ValidationError("--" + std::string(err.what()));
+              const std::string what = err.what();
+              throw CLI::ValidationError("--" + cli_name(entries_[i].key) +
+                                         what.substr(entries_[i].key.size()));
             }
             given_.insert(entries_[i].key);
           },
           e.help);
       std::string shown = e.show();
-      if (e.kind == Kind::kString && shown.size() >= 2) shown = shown.substr(1, shown.size() - 2);
+      if ((e.kind == Kind::kString || e.kind == Kind::kList) && shown.size() >= 2)
+        shown = shown.substr(1, shown.size() - 2);
       opt->default_str(shown);
-      opt->type_name(e.kind == Kind::kNumber ? "NUMBER" : "TEXT");
+      opt->type_name(e.kind == Kind::kNumber ? "NUMBER" : e.kind == Kind::kList ? "LIST" : "TEXT");
     }
     opt->configurable(false);  // config files go through read_config
   }
@@ -231,6 +268,9 @@ void OptionTable::read_config(const std::string& path) {
         if (raw[i] == '\\' && i + 2 < raw.size()) ++i;
         value += raw[i];
       }
+    } else if (e.kind == Kind::kList) {
+      if (raw.size() < 2 || raw.front() != '[' || raw.back() != ']')
+        throw OptionError(where + key + ": expected a list [a, b, ...], found " + raw);
     } else if (is_string) {
       throw OptionError(where + key + ": expected " +
                         (e.kind == Kind::kFlag ? "true or false" : "a number") +

@@ -36,9 +36,9 @@ double parse_number(const std::string& key, const std::string& text, double lo, 
 
 class OptionTable {
  public:
-  enum class Kind { kFlag, kNumber, kString };
+  enum class Kind { kFlag, kNumber, kString, kList };
   struct Entry {
-    std::string key;    // config key; the command line spells it --key
+    std::string key;    // config key (group.name); the command line spells it --group-name
     std::string help;   // one line, shown by --help
     std::string group;  // option group in --help ("" for the main list)
     Kind kind;
@@ -55,6 +55,9 @@ class OptionTable {
   // `what` says what the value is, for the error message ("a number of seconds").
   void number(std::string key, std::string help, double& field, double lo, double hi,
               const char* what, std::string group = "");
+  // A list of numbers: `[a, b]` in a config file, `a,b` on the command line.
+  void number_list(std::string key, std::string help, std::vector<double>& field, double lo,
+                   double hi, std::string group = "");
   template <class E>
   void choice(std::string key, std::string help, E& field,
               std::vector<std::pair<std::string, E>> names, std::string group = "");

@@ -7,14 +7,14 @@ namespace iopddl::app {
 void describe_solve_options(OptionTable& t, RunSettings& s) {
   constexpr double kAny = std::numeric_limits<double>::max();
   constexpr int kMaxInt = std::numeric_limits<int>::max();
+  constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
   SolverOptions& o = s.solver;
   t.number("time-limit", "Seconds from process start (0: run until the search ends)",
            s.time_limit, 0, kAny, "a finite number of seconds");
   t.short_name("time-limit", "-t");
   t.flag("quiet", "No progress lines", s.quiet);
   t.short_name("quiet", "-q");
-  t.unsigned_integer("seed", "Seed of every random choice", o.seed, 0,
-                     std::numeric_limits<std::uint64_t>::max());
+  t.unsigned_integer("seed", "Seed of every random choice", o.seed, 0, kMax64);
   t.integer("threads",
             "Worker threads (0: one per core; under MPI, per rank, and 0 means 1; more than " +
                 std::to_string(SolverOptions::kMaxThreads) + " are capped)",
@@ -25,17 +25,97 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
          "Bound the search by work (--work-limit), not time: the same seed and threads (and "
          "ranks) give the same answer. --time-limit is then ignored",
          o.deterministic);
-  t.unsigned_integer("work-limit", "Work budget of --deterministic: pricing rounds per worker (0: 30)",
-                     o.work_limit, 0, std::numeric_limits<std::uint64_t>::max());
-  t.choice("pricing",
-           "Memory prices: per input node, per time segment, or workers alternate", o.pricing,
+  t.unsigned_integer("work-limit", "Work budget of --deterministic: pricing rounds per worker",
+                     o.work_limit, 1, kMax64);
+  t.choice("pricing", "Memory prices: per input node, per time segment, or workers alternate",
+           o.pricing,
            {{"member", Pricing::kPerMember}, {"time", Pricing::kPerTime}, {"mixed", Pricing::kMixed}});
-  t.integer("lns-windows",
+  t.integer("stale-rounds",
+            "Pricing rounds without improvement before a worker polishes its best and scatters "
+            "its prices",
+            o.stale_rounds, 1, kMaxInt);
+  t.integer("stale-while-forbidden",
+            "While a worker's best picks a forbidden entry, it also polishes every this many "
+            "rounds without improvement",
+            o.stale_while_forbidden, 1, kMaxInt);
+
+  const std::string prices = "Prices (memory multipliers of the pricing rounds)";
+  PriceOptions& po = o.prices;
+  t.number_list("prices.scales",
+                "Price levels of the workers in order, in multiples of the instance's price unit",
+                po.scales, 0, kAny, prices);
+  t.number("prices.raise", "Per-member pricing: an overloaded member's price is multiplied by this",
+           po.raise, 1, kAny, "a number", prices);
+  t.number("prices.raise-add", "... and raised by this times (1 + U[0,1))", po.raise_add, 0, kAny,
+           "a number", prices);
+  t.number("prices.decay", "Per-member pricing: the other members' prices are multiplied by this",
+           po.decay, 0, 1, "a number", prices);
+  t.number("prices.time-gain", "Per-time pricing: the subgradient step's gain", po.time_gain, 0,
+           kAny, "a number", prices);
+  t.number("prices.step-decay", "Per-time pricing: the step's decay per round", po.step_decay, 0,
+           1, "a number", prices);
+  t.number("prices.min-step", "Per-time pricing: the smallest step", po.min_step, 0, kAny,
+           "a number", prices);
+  t.number("prices.scatter-step", "A stagnating worker's step after it scatters its prices",
+           po.scatter_step, 0, kAny, "a number", prices);
+  t.number("prices.repair-below",
+           "Rounds after the first over this multiple of the limit are left to the prices",
+           po.repair_below, 1, kAny, "a number", prices);
+
+  const std::string trws = "Message passing (TRW-S on the priced problem)";
+  t.integer("trws.iterations", "TRW-S iterations per pricing round", o.trws.iterations, 1,
+            kMaxInt, trws);
+  t.integer("trws.descent-passes", "Priced 1-opt passes on TRW-S's rounding",
+            o.trws.descent_passes, 0, kMaxInt, trws);
+
+  const std::string local = "Local search (repair and neighbourhoods)";
+  t.integer("repair.forced-moves", "Moves a greedy repair may force before it gives up",
+            o.repair.forced_moves, 0, kMaxInt, local);
+  t.integer("repair.max-steps", "Overloaded points a greedy repair may visit",
+            o.repair.max_steps, 1, kMaxInt, local);
+  t.integer("compound.within-percent",
+            "Compound moves on round answers within this percentage of the worker's best",
+            o.compound.within_percent, 0, kMaxInt, local);
+  t.integer("compound.budget", "Compound moves' work per round, in priced-network sizes",
+            o.compound.budget, 0, kMaxInt, local);
+  t.integer("compound.repair-moves", "Freeing moves per compound move", o.compound.repair_moves,
+            0, kMaxInt, local);
+  t.integer("tree.blocks", "Tree blocks per batch on a stagnating worker's best", o.tree.blocks, 0,
+            kMaxInt, local);
+  t.integer("tree.blocks-while-forbidden", "The same while the best picks a forbidden entry",
+            o.tree.blocks_while_forbidden, 0, kMaxInt, local);
+  t.integer("tree.size", "Groups per tree block", o.tree.size, 1, kMaxInt, local);
+  t.integer("tree.pricings", "Labellings per tree block (the first ignores memory)",
+            o.tree.pricings, 1, kMaxInt, local);
+  t.integer("tree.relief", "Groups live at an overloaded point brought into a block",
+            o.tree.relief, 0, kMaxInt, local);
+  t.integer("lns.windows",
             "Windows per batch of exact re-solves around a stagnating worker's best (0: no "
             "large-neighbourhood search)",
-            o.lns_windows, 0, kMaxInt);
-  t.integer("stale-rounds", "Pricing rounds without improvement before a worker scatters its prices",
-            o.stale_rounds, 1, kMaxInt);
+            o.lns.windows, 0, kMaxInt, local);
+  t.number("lns.at-forbidden", "Share of windows grown around forbidden picks while there are any",
+           o.lns.at_forbidden, 0, 1, "a share from 0 to 1", local);
+  t.number("lns.time-share", "Share of time windows when memory is limited", o.lns.time_share, 0,
+           1, "a share from 0 to 1", local);
+  t.integer("lns.first-size", "Nodes in the first windows", o.lns.first_size, 1, kMaxInt, local);
+  t.integer("lns.min-size", "Smallest window size", o.lns.min_size, 1, kMaxInt, local);
+  t.integer("lns.max-size", "Largest window size", o.lns.max_size, 1, kMaxInt, local);
+  t.integer("lns.node-limit", "Search nodes per window before it counts as cut off",
+            o.lns.node_limit, 1, kMaxInt, local);
+  t.integer("crossover.passes", "Passes over the components of a crossover", o.crossover.passes,
+            0, kMaxInt, local);
+
+  const std::string exact = "Presolve and exact mode";
+  t.flag("presolve.enabled", "Exact presolve (false: every node its own group)",
+         o.presolve.enabled, exact);
+  t.unsigned_integer("presolve.dominance-budget",
+                     "Entries (and pairs) compared by the dominance test per round",
+                     o.presolve.dominance_budget, 0, kMax64, exact);
+  t.integer("exact.max-nodes", "Exact mode on reduced problems of at most this many nodes",
+            o.exact.max_nodes, 0, kMaxInt, exact);
+  t.integer("exact.search-nodes", "Search nodes of exact mode before it gives up",
+            o.exact.search_nodes, 1, kMaxInt, exact);
+
   // Distributed runs: read and printed by every build, used under mpirun only.
   DistributedOptions& d = s.distributed;
   const std::string mpi = "Distributed (used under mpirun)";
@@ -49,11 +129,28 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
            1e-3, kAny, "a finite number of seconds", mpi);
   t.unsigned_integer("sync-rounds",
                      "Pricing rounds between synchronisations of --deterministic MPI runs",
-                     d.sync_rounds, 1, std::numeric_limits<std::uint64_t>::max(), mpi);
+                     d.sync_rounds, 1, kMax64, mpi);
   t.integer("region-iterations",
             "TRW-S iterations of each rank's region worker per synchronisation (0: no region "
             "workers; they need at least 2 ranks)",
             d.region_iterations, 0, kMaxInt, mpi);
+  t.integer("max-region-gap",
+            "Synchronisations between region rounds, at most, while their bound stalls",
+            d.max_region_gap, 1, kMaxInt, mpi);
+  t.number("region-gain", "The regions' time prices: subgradient gain", d.region_gain, 0, kAny,
+           "a number", mpi);
+  t.number("region-step-rounds", "The regions' time prices: rounds over which the step halves",
+           d.region_step_rounds, 1e-9, kAny, "a positive number", mpi);
+}
+
+void check_solve_options(const RunSettings& s) {
+  const WindowOptions& w = s.solver.lns;
+  if (w.min_size > w.first_size || w.first_size > w.max_size)
+    throw OptionError("lns.min-size, lns.first-size, lns.max-size: expected min <= first <= max, "
+                      "found " + std::to_string(w.min_size) + ", " +
+                      std::to_string(w.first_size) + ", " + std::to_string(w.max_size));
+  if (s.solver.prices.scales.empty())
+    throw OptionError("prices.scales: expected at least one price level");
 }
 
 void describe_generator_options(OptionTable& t, GeneratorOptions& g) {

@@ -10,6 +10,9 @@ namespace iopddl::app {
 
 // Lists every configurable field of `s` in `table` (both must outlive the table's use).
 void describe_solve_options(OptionTable& table, RunSettings& s);
+// Checks what no single option can: lns sizes in order, at least one price level. Throws
+// OptionError.
+void check_solve_options(const RunSettings& s);
 // The same for `iopddl generate`.
 void describe_generator_options(OptionTable& table, GeneratorOptions& g);
 

@@ -153,7 +153,8 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   std::unique_ptr<RegionSolver> region;
   if (regional) {
     copies = std::make_unique<CopyLayout>(r, part);
-    dual = std::make_unique<DualState>(r, *copies, memory_price_unit(r));
+    dual = std::make_unique<DualState>(r, *copies, memory_price_unit(r), d.region_gain,
+                                       d.region_step_rounds);
     region = std::make_unique<RegionSolver>(r, part, *copies, static_cast<std::uint32_t>(rank));
   }
   Total lower_bound = trivial_bound(p);
@@ -175,24 +176,23 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   const std::uint64_t max_epochs =
       o.deterministic
           ? std::max<std::uint64_t>(
-                1, ((o.work_limit ? o.work_limit : 30) + d.sync_rounds - 1) / d.sync_rounds)
+                1, (o.work_limit + d.sync_rounds - 1) / d.sync_rounds)
           : std::numeric_limits<std::uint64_t>::max();
   double last_checkpoint = stop.elapsed();
   std::vector<double> prices, sum;
   std::uint64_t epoch = 0;
   // Region rounds back off while they stall: each round without a better bound doubles
-  // the epochs to the next (up to kMaxRegionGap), a better one resets the gap. Their bound
+  // the epochs to the next (up to max_region_gap), a better one resets the gap. Their bound
   // settles within seconds on the shared instances, and each round holds every rank at
   // two collectives (about 5-10 % of an epoch). The bound is the same on every rank, so
   // every rank keeps the same schedule.
-  constexpr std::uint64_t kMaxRegionGap = 16;
   std::uint64_t region_gap = 1, next_region = 0, region_rounds = 0;
   for (;; ++epoch) {
     if (regional && epoch >= next_region) {
       const Total bound = region_round(r, part, *copies, *dual, *region, d.region_iterations, rank,
                                        size, region_rounds++, portfolio, stop, store, comm);
       const Total margin = lower_bound > 0 ? lower_bound / 1000 : 0;
-      region_gap = bound > lower_bound + margin ? 1 : std::min(2 * region_gap, kMaxRegionGap);
+      region_gap = bound > lower_bound + margin ? 1 : std::min(2 * region_gap, static_cast<std::uint64_t>(d.max_region_gap));
       next_region = epoch + region_gap;
       if (bound > lower_bound) {
         lower_bound = bound;

@@ -329,8 +329,6 @@ class Forest {
   std::vector<std::uint32_t> path_;
 };
 
-// Entries compared by the dominance test per round: about a second on the largest inputs.
-constexpr std::size_t kDominanceBudget = 200'000'000;
 
 // Drops the marked strategies of every group from the grouping. Returns how many.
 std::size_t remove_strategies(const Reduced& r, const std::vector<std::vector<char>>& marks,
@@ -367,7 +365,9 @@ std::string PresolveStats::summary() const {
          " edge tables with row or column minima moved into node costs";
 }
 
-Reduced Reduced::build(const Problem& p, bool fold, const StopControl* stop_control) {
+Reduced Reduced::build(const Problem& p, const PresolveOptions& o,
+                       const StopControl* stop_control) {
+  const bool fold = o.enabled;
   StopPoll stop(stop_control);
   const std::size_t n = p.num_nodes();
   Grouping gr;
@@ -451,7 +451,7 @@ Reduced Reduced::build(const Problem& p, bool fold, const StopControl* stop_cont
       stats.folded_nodes += merges;
     }
     if (merges > 0) continue;
-    const std::size_t dominated = ReducedBuilder::find_dominated(r, dead, kDominanceBudget, stop);
+    const std::size_t dominated = ReducedBuilder::find_dominated(r, dead, o.dominance_budget, stop);
     if (dominated > 0) {
       stats.dominated_strategies += remove_strategies(r, dead, gid, gr);
       continue;

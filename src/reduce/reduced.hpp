@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "iopddl/options.hpp"
 #include "iopddl/problem.hpp"
 #include "iopddl/stop.hpp"
 
@@ -37,9 +38,16 @@ struct PresolveStopped {};
 
 class Reduced {
  public:
-  // Runs exact presolve on `p` (or only the identity grouping if `fold` is false). Throws
+  // Runs exact presolve on `p` (or only the identity grouping if !o.enabled). Throws
   // PresolveStopped when `stop` says stop.
-  static Reduced build(const Problem& p, bool fold = true, const StopControl* stop = nullptr);
+  static Reduced build(const Problem& p, const PresolveOptions& o = {},
+                       const StopControl* stop = nullptr);
+  // The same with default options, folding or not (tests).
+  static Reduced build(const Problem& p, bool fold) {
+    PresolveOptions o;
+    o.enabled = fold;
+    return build(p, o);
+  }
 
   const Problem& original() const { return *p_; }
   std::size_t num_nodes() const { return k_.size(); }

@@ -8,14 +8,8 @@
 
 namespace iopddl {
 
-namespace {
-// Repair moves allowed after the first move of a chain: enough for a first move whose extra
-// usage crosses a few tight points, few enough that a failing chain stays cheap to undo.
-constexpr int kRepairMoves = 8;
-}  // namespace
-
-CompoundMoves::CompoundMoves(const Reduced& r, const MemoryIndex& index)
-    : r_(r), index_(index), order_(r.num_nodes()), in_chain_(r.num_nodes(), 0) {}
+CompoundMoves::CompoundMoves(const Reduced& r, const MemoryIndex& index, const CompoundOptions& o)
+    : r_(r), index_(index), o_(o), order_(r.num_nodes()), in_chain_(r.num_nodes(), 0) {}
 
 Total CompoundMoves::freed_at(std::span<const std::uint32_t> members, Strategy from,
                               Strategy to) const {
@@ -36,7 +30,9 @@ bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
   in_chain_[g] = 1;
   state.move(g, first, d[first]);
   const Total limit = state.limit();
-  for (int step = 0; step < kRepairMoves && !state.feasible(); ++step) {
+  // Repair moves after the first: enough for a first move whose extra usage crosses a few
+  // tight points, few enough that a failing chain stays cheap to undo.
+  for (int step = 0; step < o_.repair_moves && !state.feasible(); ++step) {
     const std::size_t t = state.usage().first_above(limit);
     const Total excess = state.usage().max(t, t + 1) - limit;
     // The members live at t, by group (a group's members live elsewhere do not matter).

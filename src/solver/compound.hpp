@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "iopddl/rng.hpp"
+#include "iopddl/options.hpp"
 #include "state.hpp"
 
 namespace iopddl {
@@ -22,7 +23,7 @@ struct MemoryIndex;
 
 class CompoundMoves {
  public:
-  CompoundMoves(const Reduced& r, const MemoryIndex& index);
+  CompoundMoves(const Reduced& r, const MemoryIndex& index, const CompoundOptions& options = {});
   // One pass over the groups in random order on a feasible `state`, until `budget` units of
   // work (one unit: a strategy or a live member looked at) are spent; returns how many
   // chains it kept (each made the state cheaper and kept it feasible).
@@ -38,6 +39,7 @@ class CompoundMoves {
 
   const Reduced& r_;
   const MemoryIndex& index_;
+  CompoundOptions o_;
   std::vector<std::uint32_t> order_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> live_;  // (group, member) live at t
   std::vector<std::uint32_t> members_;                         // live_'s members, in order

@@ -8,7 +8,8 @@ namespace {
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 }
 
-Crossover::Crossover(const Reduced& r) : r_(r), component_(r.num_nodes(), kNone) {}
+Crossover::Crossover(const Reduced& r, const CrossoverOptions& o)
+    : r_(r), o_(o), component_(r.num_nodes(), kNone) {}
 
 // The components of the groups where the state and the donor differ, by depth-first search
 // over edges between such groups.
@@ -50,7 +51,7 @@ int Crossover::run(LocalState& state, const std::vector<Strategy>& donor, Rng& r
   // own functions took 0.06 % and LocalState's single-move functions (delta, move,
   // add_usage, touched; every other search uses them too) 2.1 %.
   int taken = 0;
-  for (int pass = 0; pass < kPasses && !stop.should_stop(); ++pass) {
+  for (int pass = 0; pass < o_.passes && !stop.should_stop(); ++pass) {
     int now = 0;
     for (std::uint32_t c : order_) {
       const std::uint32_t first = groups_[begin_[c]];

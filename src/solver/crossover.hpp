@@ -14,6 +14,7 @@
 
 #include <vector>
 
+#include "iopddl/options.hpp"
 #include "iopddl/rng.hpp"
 #include "state.hpp"
 
@@ -23,18 +24,18 @@ class StopControl;
 
 class Crossover {
  public:
-  explicit Crossover(const Reduced& r);
+  explicit Crossover(const Reduced& r, const CrossoverOptions& options = {});
   // Takes the donor's labels on every component of the difference that lowers the cost
   // of the feasible `state` within the limit, in random order, in passes until one takes
-  // none (a component taken frees memory another may need; at most kPasses). Returns the
+  // none (a component taken frees memory another may need; at most options.passes). Returns the
   // number of components taken.
   int run(LocalState& state, const std::vector<Strategy>& donor, Rng& rng, const StopControl& stop);
 
  private:
-  static constexpr int kPasses = 3;
   void components(const LocalState& state, const std::vector<Strategy>& donor);
 
   const Reduced& r_;
+  CrossoverOptions o_;
   std::vector<std::uint32_t> component_;  // per group: its component (kNone: no difference)
   std::vector<std::uint32_t> stack_;
   // The components in CSR form: groups_[begin_[c] .. begin_[c + 1]); tried in order_.

@@ -13,8 +13,14 @@ namespace {
 constexpr std::uint32_t kNone = LocalState::kOutside;
 }  // namespace
 
-WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index)
-    : r_(r), table_min_(r.num_edges()), index_(index), position_(r.num_nodes(), kNone) {
+WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index, const WindowOptions& o)
+    : r_(r),
+      table_min_(r.num_edges()),
+      index_(index),
+      o_(o),
+      size_{static_cast<std::size_t>(o.first_size), static_cast<std::size_t>(o.first_size)},
+      position_(r.num_nodes(), kNone),
+      node_limit_(static_cast<std::size_t>(o.node_limit)) {
   if (index_ != nullptr) {
     varies_.assign(r.num_members(), 0);
     for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
@@ -39,7 +45,7 @@ void WindowSearch::grow_window(Rng& rng) {
   // Windows grow around forbidden picks while there are any (most of the time), else from
   // the seed set, else from anywhere.
   std::uint32_t seed;
-  if (!forbidden_.empty() && rng.uniform() < 0.8)
+  if (!forbidden_.empty() && rng.uniform() < o_.at_forbidden)
     seed = forbidden_[rng.below(forbidden_.size())];
   else
     seed = static_cast<std::uint32_t>(rng.below(r_.num_nodes()));
@@ -201,7 +207,7 @@ int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopContro
     }
   const bool timed = index_ != nullptr && !index_->with_memory.empty() && state.limited();
   for (int w = 0; w < windows && !stop.should_stop(); ++w) {
-    const Kind kind = timed && rng.uniform() < 0.5 ? kTime : kGraph;
+    const Kind kind = timed && rng.uniform() < o_.time_share ? kTime : kGraph;
     if (kind == kTime)
       time_window(state, rng);
     else
@@ -210,7 +216,8 @@ int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopContro
     if (search_window(state)) ++improved;
     // Adapt the difficulty: grow after complete searches, shrink after cut-off ones.
     std::size_t& size = size_[kind];
-    size = complete_ ? std::min<std::size_t>(size + 1, 40) : std::max<std::size_t>(size - 1, 2);
+    size = complete_ ? std::min<std::size_t>(size + 1, static_cast<std::size_t>(o_.max_size))
+                     : std::max<std::size_t>(size - 1, static_cast<std::size_t>(o_.min_size));
   }
   return improved;
 }

@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "iopddl/options.hpp"
 #include "iopddl/rng.hpp"
 #include "state.hpp"
 
@@ -25,7 +26,8 @@ class StopControl;
 class WindowSearch {
  public:
   // With `index`, half of the windows (when memory is limited) are time windows.
-  explicit WindowSearch(const Reduced& r, const MemoryIndex* index = nullptr);
+  explicit WindowSearch(const Reduced& r, const MemoryIndex* index = nullptr,
+                        const WindowOptions& options = {});
   // Runs `windows` windows on a feasible `state`; returns how many improved it.
   int run(LocalState& state, Rng& rng, int windows, const StopControl& stop);
   std::size_t window_size() const { return size_[kGraph]; }
@@ -53,7 +55,8 @@ class WindowSearch {
   std::vector<Cost> table_min_;  // per edge: its smallest entry
   const MemoryIndex* index_;
   std::vector<char> varies_;  // per member: whether its usage depends on the strategy
-  std::size_t size_[2] = {6, 6};
+  WindowOptions o_;
+  std::size_t size_[2];
   std::vector<std::uint32_t> forbidden_;  // nodes at a forbidden pick, at the start of run()
   std::vector<std::uint32_t> window_;
   std::vector<std::uint32_t> position_;     // group -> index in window_ (or npos)
@@ -63,7 +66,7 @@ class WindowSearch {
   std::vector<Total> rest_bound_;  // lower bound of the nodes from depth d on
   std::vector<Strategy> best_;
   Total best_cost_ = 0;
-  std::size_t nodes_ = 0, node_limit_ = 20000;
+  std::size_t nodes_ = 0, node_limit_;
   bool complete_ = true;
   bool found_ = false;
   const StopControl* stop_ = nullptr;

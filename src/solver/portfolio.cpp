@@ -29,49 +29,6 @@
 
 namespace iopddl {
 
-// TRW-S iterations per pricing round. Message passing converges slowly around hubs (N's
-// reduced core has a node with 4,149 edges), and a labelling rounded from half-converged
-// messages is far from the priced optimum: 6 iterations per round against 2 took the
-// 20-second medians (3 seeds) from 1.145 to 1.073 on N and from 1.0099 to 1.0016 on S.
-constexpr int kTrwsIterations = 6;
-// Tree-block moves per batch on a stagnating worker's best (a batch that improves nothing
-// ends the polish), and their size. Priced blocks on N (60 s, seeds 1-4, with 256 relief
-// groups): 300 per batch and tree blocks again after improving windows: median 1.0013
-// against 1.0059 for 100 per batch. With blocks 2.1 times faster (f42968c), at 180 s
-// (seeds 1-3): 300 per batch 1.00031 / 1.00224 / 0.99962, 600 0.99986 / 1.00074 / 0.99926,
-// 1,200 0.99938 / 1.00099 / 1.00037. Sizes 300, 1,000, mixed 100-3,200 and 3,000 gave
-// medians 1.019, 1.020, 1.019 and 1.029 at 20 s (seeds 1-10).
-constexpr int kTreeBlocks = 600;
-// The same while the best picks a forbidden entry: with 300 the generated forbidden family
-// (20 s, seeds 1-3) got its first forbidden-free answer at 11.9 / 14.0 / 7.8 s, against
-// 8.3 / 8.4 / 5.5 s with 100.
-constexpr int kTreeBlocksWhileForbidden = 100;
-// While a worker's best still picks a forbidden entry, it also polishes (without
-// scattering its prices) every this many rounds without improvement; its windows then grow
-// around the bad picks.
-constexpr int kStaleWhileForbidden = 3;
-// Price levels of the workers, in order (worker w takes entry w mod 4), as multiples of the
-// price unit. Instances differ in which level suits them, so the first two (what a 2-core
-// run has) are far apart: at 20 s, seeds 1-3, M reached 1.00055/1.00026/1.00004 at 0.15 and
-// 1.0034-1.0035 at 1 and 3; N did best at 1 (1.107 median against 1.188 at 0.15).
-constexpr double kPriceScales[4] = {0.15, 1.0, 0.4, 3.0};
-constexpr std::size_t kTreeBlockSize = 300;
-// Moves a greedy repair may force (over the limit elsewhere) before it gives up, and the
-// overloaded points it may visit (first rounds on the shared instances visit 22-923).
-constexpr std::size_t kForcedMoves = 200;
-constexpr std::size_t kRepairSteps = 5000;
-// Priced 1-opt passes on TRW-S's rounding. With compound moves, on N at 20 s (seeds 1-10,
-// median): 1.067 without, 1.055 with 10 passes.
-constexpr int kPricedDescentPasses = 10;
-// A round's answer gets compound moves when within 1/kTradeWithin of the worker's best. On N
-// at 20 s (seeds 1-10, median, without priced 1-opt): 1.106 without compound moves, 1.154
-// with them on every round (fewer rounds), 1.067 within 10 %.
-constexpr Total kTradeWithin = 10;
-// Work for compound moves per round, in multiples of the priced network's size (its edge
-// tables' entries, about what one TRW-S pass reads): unbounded, a round's compound moves
-// on S (6,500 nodes, up to 872 strategies) took 0.5-2.8 s, several times a round without.
-constexpr std::uint64_t kTradeBudget = 4;
-
 // The best reduced answer of all workers in a timed run: a stagnating worker polishes it
 // rather than its own. (Deterministic runs leave it out: when a worker reads it would
 // depend on the threads' timing.) On N (seed 1, 60 s and 180 s: 1.0359 and 1.0231 with it,
@@ -99,27 +56,26 @@ class SharedBest {
 
 class Worker {
  public:
-  Worker(const Reduced& r, const MemoryIndex& index, double price_unit, std::uint64_t seed, int id,
-         int stale_rounds, Pricing pricing, int lns_windows, SharedBest* shared)
-      : r_(r),
+  Worker(const Reduced& r, const MemoryIndex& index, const SolverOptions& o, double price_unit,
+         int id, Pricing pricing, SharedBest* shared)
+      : o_(o),
+        r_(r),
         p_(r.original()),
         index_(index),
         state_(r),
         net_(CostNetwork::from_reduced(r)),
         trws_(net_),
-        lns_(r, &index),
-        tree_(r, &index),
-        compound_(r, index),
-        crossover_(r),
-        rng_(seed, 0, static_cast<std::uint64_t>(id)),
-        improve_rng_(seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
+        lns_(r, &index, o.lns),
+        tree_(r, &index, o.tree),
+        compound_(r, index, o.compound),
+        crossover_(r, o.crossover),
+        rng_(o.seed, 0, static_cast<std::uint64_t>(id)),
+        improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
         pricing_(pricing),
         beta_(r.num_members(), 0.0),
         price_(r.original().num_segments() + 1, 0.0),
         alpha_(price_unit),
-        stale_limit_(stale_rounds),
-        lns_windows_(lns_windows),
         shared_(shared) {}
 
   // Rounds until `stop` says stop, `max_rounds` are done or `until` has passed (checked
@@ -130,7 +86,7 @@ class Worker {
          ++done) {
       const bool first = rounds_++ == 0;
       set_prices();
-      for (int it = 0; it < kTrwsIterations && !stop.should_stop(); ++it) trws_.iterate(&stop);
+      for (int it = 0; it < o_.trws.iterations && !stop.should_stop(); ++it) trws_.iterate(&stop);
       // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
       // O(size) each), except to get a first labelling.
       if (stop.should_stop() && (!first || !best_x_.empty())) break;
@@ -138,19 +94,18 @@ class Worker {
       // TRW-S's rounding follows half-converged messages and leaves many priced 1-opt moves:
       // on N its labelling's priced energy was 1.2-1.6 times what priced 1-opt from it
       // reaches.
-      net_.descend(x, kPricedDescentPasses);
+      net_.descend(x, o_.trws.descent_passes);
       state_.assign(x);
       const bool was_feasible = state_.feasible();
       update_prices();
-      // Far over the limit after the first round, greedy repair takes very many moves and
-      // ends nowhere good: leave it to the raised prices. (The first round is repaired
-      // whatever its excess: the worker needs a start.)
-      if (!was_feasible && !first && state_.peak() > state_.limit() + state_.limit() / 2) continue;
+      // Far over the limit after the first round, leave it to the raised prices (the first
+      // round is repaired whatever its excess: the worker needs a start).
+      if (!was_feasible && !first && far_over()) continue;
       if (!was_feasible && !repair(stop)) continue;
       descend(stop);
-      // Compound moves only on answers near the worker's best: on every round they cost N
-      // too many rounds (0.05-0.5 s a round's worth of passes), see kTradeWithin.
-      if (best_x_.empty() || state_.cost() - best_cost_ < best_cost_ / kTradeWithin)
+      // Compound moves only on answers near the worker's best (CompoundOptions).
+      if (best_x_.empty() ||
+          state_.cost() - best_cost_ < best_cost_ * o_.compound.within_percent / 100)
         trade(stop, rng_);
       // Stagnation is judged on what this worker found itself, not on its best: an answer
       // adopted from elsewhere (another rank) would make a price trajectory that still
@@ -166,12 +121,12 @@ class Worker {
       cross(stop, store, log);
       if (progressed) {
         stale_ = 0;
-      } else if (++stale_ >= stale_limit_) {
+      } else if (++stale_ >= o_.stale_rounds) {
         if (shared_ != nullptr) shared_->give(*this);
         polish_best(stop, store, log);
         perturb();
         stale_ = 0;
-      } else if (best_cost_ >= kForbidden && stale_ % kStaleWhileForbidden == 0) {
+      } else if (best_cost_ >= kForbidden && stale_ % o_.stale_while_forbidden == 0) {
         polish_best(stop, store, log);  // prices untouched: only the bad picks are targeted
       }
     }
@@ -203,7 +158,7 @@ class Worker {
     state_.assign(x);
     // Far over the limit (the regions' first rounds, before the memory multipliers have
     // risen), repair takes long and ends nowhere good: 0.77 s for S's first assembly.
-    if (!state_.feasible() && state_.peak() > state_.limit() + state_.limit() / 2) return false;
+    if (!state_.feasible() && far_over()) return false;
     if (!state_.feasible() && !repair(stop)) return false;
     descend(stop, improve_rng_);  // its own stream: the worker's search goes on undisturbed
     trade(stop, improve_rng_);
@@ -213,6 +168,12 @@ class Worker {
   }
 
  private:
+  // Whether the state is so far over the limit that repair is left to the prices.
+  bool far_over() const {
+    return static_cast<double>(state_.peak()) >
+           static_cast<double>(state_.limit()) * o_.prices.repair_below;
+  }
+
   // Each member's price per unit of usage: its own weight (per-member pricing) or the sum
   // of the time prices over its interval (per-time pricing, a Lagrangian relaxation of the
   // memory constraint at every time segment).
@@ -249,7 +210,7 @@ class Worker {
   // Large-neighbourhood search on the worker's best assignment: exact re-solves of windows
   // around it, until a batch of windows brings nothing.
   void polish_best(StopControl& stop, IncumbentStore& store, Log& log) {
-    if (best_x_.empty() || lns_windows_ <= 0) return;
+    if (best_x_.empty() || o_.lns.windows <= 0) return;
     polished_ = true;
     state_.assign(best_x_);
     polish(stop, store, log);
@@ -257,21 +218,21 @@ class Worker {
 
   // Polishes the feasible state, offering every improvement that beats the worker's best.
   void polish(StopControl& stop, IncumbentStore& store, Log& log) {
-    if (lns_windows_ <= 0) return;
+    if (o_.lns.windows <= 0) return;
     // Tree blocks first (cheap, wide), then exact windows (narrow, any shape), again while
     // the windows improve; every batch that improves is offered at once (the first may
     // remove a forbidden pick, and the batches after it can take long). While the best
     // picks a forbidden entry, the windows around the bad picks are what the polish is
     // for: one round, smaller batches.
     const bool forbidden = best_cost_ >= kForbidden;
-    const int blocks = forbidden ? kTreeBlocksWhileForbidden : kTreeBlocks;
+    const int blocks = forbidden ? o_.tree.blocks_while_forbidden : o_.tree.blocks;
     for (bool again = true; again;) {
       again = false;
-      while (!stop.should_stop() && tree_.run(state_, rng_, blocks, kTreeBlockSize, stop) > 0) {
+      while (!stop.should_stop() && tree_.run(state_, rng_, blocks, static_cast<std::size_t>(o_.tree.size), stop) > 0) {
         descend(stop);
         keep_polished(store, log, "tree");
       }
-      while (!stop.should_stop() && lns_.run(state_, rng_, lns_windows_, stop) > 0) {
+      while (!stop.should_stop() && lns_.run(state_, rng_, o_.lns.windows, stop) > 0) {
         descend(stop);
         keep_polished(store, log, "lns");
         again = !forbidden;
@@ -301,7 +262,7 @@ class Worker {
   void perturb() {
     for (double& b : beta_) b *= 0.5 + rng_.uniform();
     for (double& p : price_) p *= 0.5 + rng_.uniform();
-    step_ = std::max(step_, 0.3);
+    step_ = std::max(step_, o_.prices.scatter_step);
     if (rng_.uniform() < 0.5) trws_.reset_messages();
   }
 
@@ -323,20 +284,18 @@ class Worker {
       for (std::size_t t = 0; t + 1 < diff.size(); ++t) {
         usage += diff[t];
         const double g = (static_cast<double>(usage) - L) / L;
-        price_[t] = std::max(0.0, price_[t] + step_ * alpha_ * g * 20.0);
+        price_[t] = std::max(0.0, price_[t] + step_ * alpha_ * g * o_.prices.time_gain);
       }
-      step_ = std::max(0.02, step_ * 0.97);
+      step_ = std::max(o_.prices.min_step, step_ * o_.prices.step_decay);
       return;
     }
-    // The rates matter on N (20 s): x1.1 + 0.05 up and x0.95 down (smoother trajectories)
-    // gave 1.10-1.28 (seeds 1-10), x1.3 + 0.15 and x0.85 gave 1.12-1.14 (seeds 1-2),
-    // against 1.03-1.10 for these (seeds 1-10).
+    const PriceOptions& po = o_.prices;
     for (std::size_t mi : index_.with_memory) {
       const NodeId v = r_.member_node(mi);
       if (state_.usage().max(p_.seg_lo(v), p_.seg_hi(v)) > limit)
-        beta_[mi] = beta_[mi] * 1.2 + 0.1 * (1.0 + rng_.uniform());
+        beta_[mi] = beta_[mi] * po.raise + po.raise_add * (1.0 + rng_.uniform());
       else
-        beta_[mi] *= 0.9;
+        beta_[mi] *= po.decay;
     }
   }
 
@@ -354,7 +313,8 @@ class Worker {
     };
     std::vector<Candidate> cands;
     std::vector<std::uint32_t> groups;
-    const std::size_t max_steps = std::min<std::size_t>(4 * r_.num_nodes() + 100, kRepairSteps);
+    const std::size_t max_steps = std::min<std::size_t>(
+        4 * r_.num_nodes() + 100, static_cast<std::size_t>(o_.repair.max_steps));
     std::size_t forced = 0;
     for (std::size_t step = 0; step < max_steps; ++step) {
       if (state_.feasible()) return true;
@@ -403,7 +363,7 @@ class Worker {
       // that keeps forcing is going round in circles (it happens far over the limit, in the
       // first rounds, before the prices have risen): give up and leave it to the prices.
       if (!moved) {
-        if (++forced > kForcedMoves) return false;
+        if (++forced > static_cast<std::size_t>(o_.repair.forced_moves)) return false;
         state_.move(cands[0].g, cands[0].s, state_.delta(cands[0].g, cands[0].s));
       }
     }
@@ -441,7 +401,7 @@ class Worker {
   // Compound moves (an improving move that memory blocks, paid for by moves that free the
   // memory), each pass followed by 1-opt, until a pass keeps none or the budget is spent.
   void trade(StopControl& stop, Rng& rng) {
-    std::uint64_t budget = kTradeBudget * net_.table_size();
+    std::uint64_t budget = static_cast<std::uint64_t>(o_.compound.budget) * net_.table_size();
     while (!stop.should_stop() && budget > 0) {
       const int kept = compound_.run(state_, rng, stop, budget);
       budget -= std::min(budget, compound_.work());
@@ -480,6 +440,7 @@ class Worker {
       log.info("worker %d (%s): cost %s", id_, how, to_string(e.cost).c_str());
   }
 
+  const SolverOptions& o_;
   const Reduced& r_;
   const Problem& p_;
   const MemoryIndex& index_;
@@ -508,8 +469,6 @@ class Worker {
   Total own_best_ = -1;
   bool best_adopted_ = false;
   std::uint64_t rounds_ = 0;
-  int stale_limit_;
-  int lns_windows_;
   SharedBest* shared_;     // null in deterministic runs
   bool polished_ = false;  // whether the worker has polished a best yet
   Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
@@ -549,7 +508,7 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   SolveResult base = solve_baseline(p_, stop, store, log_);
   if (base.status == SolveStatus::kInfeasible) return base;
   try {
-    reduced_ = std::make_unique<Reduced>(Reduced::build(p_, true, &stop));
+    reduced_ = std::make_unique<Reduced>(Reduced::build(p_, o_.presolve, &stop));
   } catch (const PresolveStopped&) {  // out of time: the baseline's answer is the answer
     log_.info("presolve stopped by the time limit");
     return {SolveStatus::kFeasible, "presolve did not finish within the time limit"};
@@ -581,31 +540,32 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
     const int w = first_worker_ + i;  // the global worker index sets the price level
     Pricing pricing = o_.pricing;
     if (pricing == Pricing::kMixed) pricing = w % 2 == 0 ? Pricing::kPerMember : Pricing::kPerTime;
+    const std::vector<double>& scales = o_.prices.scales;
     const double scale =
-        kPriceScales[static_cast<std::size_t>(o_.pricing == Pricing::kMixed ? (w / 2) % 4 : w % 4)];
-    workers_.push_back(std::make_unique<Worker>(r, *index_, unit * scale, o_.seed, w,
-                                                o_.stale_rounds, pricing, o_.lns_windows,
+        scales[static_cast<std::size_t>(o_.pricing == Pricing::kMixed ? w / 2 : w) % scales.size()];
+    workers_.push_back(std::make_unique<Worker>(r, *index_, o_, unit * scale, w, pricing,
                                                 o_.deterministic ? nullptr : shared_.get()));
   }
   if (exact.status == SolveStatus::kOptimal) adopt(exact_x_, exact_cost_);
   return exact.status == SolveStatus::kOptimal ? exact : SolveResult{SolveStatus::kFeasible, ""};
 }
 
-// Exact mode: a reduced problem of at most kExactNodes nodes is searched completely by
+// Exact mode: a reduced problem of at most exact.max_nodes nodes is searched completely by
 // branch-and-bound (the window search over every node) within a budget of search nodes.
 // A complete search proves its answer optimal: assignments that pick a forbidden entry
 // cost more than any that does not.
 SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& store) {
-  constexpr std::size_t kExactNodes = 64, kSearchNodes = 2'000'000;
   const Reduced& r = *reduced_;
-  if (r.num_nodes() > kExactNodes) return {SolveStatus::kFeasible, ""};
+  if (r.num_nodes() > static_cast<std::size_t>(o_.exact.max_nodes))
+    return {SolveStatus::kFeasible, ""};
   LocalState state(r);
   std::vector<Strategy> x;
   auto [incumbent, has] = store.snapshot();
   if (!has || !r.contract(incumbent, x)) x.assign(r.num_nodes(), 0);
   state.assign(x);
-  WindowSearch search(r);
-  const WindowSearch::Exact e = search.solve_exactly(state, kSearchNodes, stop);
+  WindowSearch search(r, nullptr, o_.lns);
+  const WindowSearch::Exact e =
+      search.solve_exactly(state, static_cast<std::size_t>(o_.exact.search_nodes), stop);
   if (!e.complete || !e.feasible) return {SolveStatus::kFeasible, ""};
   exact_x_ = state.assignment();
   exact_cost_ = state.cost();
@@ -661,7 +621,7 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
   if (result.status == SolveStatus::kInfeasible || result.status == SolveStatus::kOptimal ||
       !portfolio.ready())
     return result;
-  const std::uint64_t rounds = o.deterministic ? (o.work_limit ? o.work_limit : 30) : UINT64_MAX;
+  const std::uint64_t rounds = o.deterministic ? o.work_limit : UINT64_MAX;
   portfolio.run(stop, store, rounds);
   return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
 }

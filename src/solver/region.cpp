@@ -25,10 +25,13 @@ CopyLayout::CopyLayout(const Reduced& r, const Partition& part) {
   first.push_back(node.size());
 }
 
-DualState::DualState(const Reduced& r, const CopyLayout& copies, double price_unit)
+DualState::DualState(const Reduced& r, const CopyLayout& copies, double price_unit, double gain,
+                     double halving_steps)
     : r_(r),
       copies_(copies),
       unit_(price_unit),
+      gain_(gain),
+      halving_steps_(halving_steps),
       price_(r.original().num_segments(), 0.0),
       lambda_(copies.begin.back(), 0.0) {
   // A multiplier step of the order of an edge's cost spread.
@@ -76,7 +79,7 @@ void DualState::add_usage(const Reduced& r, const std::vector<std::uint32_t>& no
 void DualState::update(const std::vector<Strategy>& x, const std::vector<Strategy>& copy_labels,
                        const std::vector<double>& usage) {
   ++steps_;
-  const double decay = 1.0 / (1.0 + static_cast<double>(steps_) / 10.0);
+  const double decay = 1.0 / (1.0 + static_cast<double>(steps_) / halving_steps_);
   // Memory: a projected subgradient step on each segment's relative overload.
   const auto& limit = r_.original().usage_limit();
   if (limit) {
@@ -84,7 +87,7 @@ void DualState::update(const std::vector<Strategy>& x, const std::vector<Strateg
     double level = 0;
     for (std::size_t t = 0; t < price_.size(); ++t) {
       level += usage[t];
-      price_[t] = std::max(0.0, price_[t] + 20.0 * unit_ * decay * (level - L) / L);
+      price_[t] = std::max(0.0, price_[t] + gain_ * unit_ * decay * (level - L) / L);
     }
   }
   // Agreement: where a copy disagrees with its owner, make the copy's label dearer for the

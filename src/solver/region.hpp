@@ -41,7 +41,10 @@ struct CopyLayout {
 // agreement multipliers per copy and strategy, updated by subgradient steps.
 class DualState {
  public:
-  DualState(const Reduced& r, const CopyLayout& copies, double price_unit);
+  // `gain`: the time prices' subgradient gain; `halving_steps`: the steps over which the
+  // step size halves (DistributedOptions::region_gain, region_step_rounds).
+  DualState(const Reduced& r, const CopyLayout& copies, double price_unit, double gain = 20.0,
+            double halving_steps = 10.0);
   // Per-member weights (cost per unit of usage) for the current time prices.
   std::vector<double> member_weights() const;
   const std::vector<double>& multipliers() const { return lambda_; }
@@ -60,6 +63,7 @@ class DualState {
   const Reduced& r_;
   const CopyLayout& copies_;
   double unit_;
+  double gain_, halving_steps_;
   double edge_scale_;
   std::uint64_t steps_ = 0;
   std::vector<double> price_;   // per time segment

@@ -18,9 +18,11 @@ Total penalty(double x) {
 }
 }  // namespace
 
-TreeBlockSearch::TreeBlockSearch(const Reduced& r, const MemoryIndex* index)
+TreeBlockSearch::TreeBlockSearch(const Reduced& r, const MemoryIndex* index,
+                                 const TreeBlockOptions& o)
     : r_(r),
       index_(index),
+      o_(o),
       slot_(r.num_nodes(), kNone),
       touched_(r.num_nodes(), 0),
       hot_(r.num_members(), 0) {
@@ -102,7 +104,7 @@ void TreeBlockSearch::add_relief(const LocalState& state, Rng& rng) {
   relief_.clear();
   index_->live_at(t, [&](std::uint32_t mi) { relief_.push_back(index_->group[mi]); });
   std::size_t added = 0;
-  for (std::size_t i = relief_.size(); i > 0 && added < kRelief; --i) {
+  for (std::size_t i = relief_.size(); i > 0 && added < static_cast<std::size_t>(o_.relief); --i) {
     std::swap(relief_[i - 1], relief_[rng.below(i)]);
     const std::uint32_t g = relief_[i - 1];
     std::uint32_t via;
@@ -198,11 +200,11 @@ bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, s
   // The block's best labelling ignores memory; when it overloads some time point, the
   // members live there (hot) get a price per unit of usage, raised while the labelling
   // overloads and halved back towards the last overloading price while it costs more than
-  // the current one, for at most kPricings labellings. The first price is the labelling's
+  // the current one, for at most o_.pricings labellings. The first price is the labelling's
   // gain per unit of overload.
   double lambda = 0, low = 0, high = -1;
   bool improved = false;
-  for (int attempt = 0; attempt < kPricings; ++attempt) {
+  for (int attempt = 0; attempt < o_.pricings; ++attempt) {
     layout();
     solve(lambda);
     const std::size_t n = block_.size();

@@ -15,6 +15,7 @@
 
 #include <vector>
 
+#include "iopddl/options.hpp"
 #include "iopddl/rng.hpp"
 #include "memory_index.hpp"
 #include "state.hpp"
@@ -27,7 +28,8 @@ class TreeBlockSearch {
  public:
   // With `index`, an overloading labelling also brings groups live at the overloaded time
   // point into the block.
-  explicit TreeBlockSearch(const Reduced& r, const MemoryIndex* index = nullptr);
+  explicit TreeBlockSearch(const Reduced& r, const MemoryIndex* index = nullptr,
+                           const TreeBlockOptions& options = {});
   // Runs `blocks` moves of up to `size` nodes each on a feasible `state`; returns how many
   // improved it.
   int run(LocalState& state, Rng& rng, int blocks, std::size_t size, const StopControl& stop);
@@ -35,13 +37,6 @@ class TreeBlockSearch {
   bool improve(LocalState& state, Rng& rng, std::uint32_t root, std::size_t size);
 
  private:
-  // Labellings tried per block (the first ignores memory, the others price it).
-  static constexpr int kPricings = 6;
-  // Groups brought in per overloading labelling, at random among those live at the point:
-  // on N (60 s, seeds 1-4) 256 gave a median of 1.0059 (1.0038-1.0078), 64 gave 1.0102
-  // (1.0033-1.0144); the groups with the cheapest memory-freeing move first was much
-  // worse (1.08-1.23 at 20 s: deltas for every group live there, the hub's too).
-  static constexpr std::size_t kRelief = 256;
   void grow(const LocalState& state, Rng& rng, std::uint32_t root, std::size_t size);
   void add(const LocalState& state, std::uint32_t g, std::uint32_t via);
   bool joinable(std::uint32_t g, std::uint32_t& via) const;
@@ -51,12 +46,13 @@ class TreeBlockSearch {
 
   const Reduced& r_;
   const MemoryIndex* index_;
+  TreeBlockOptions o_;  // pricings: labellings per block; relief: groups brought in
   std::vector<std::uint32_t> block_, parent_edge_;  // insertion order; edge to the parent
   std::vector<std::uint32_t> slot_;                 // group -> index in block_ (or none)
   std::vector<std::uint32_t> touched_;              // group -> neighbours in the block
   std::vector<std::uint32_t> candidates_;
   // Per block node and strategy (from begin_[i]): own cost plus edges to nodes outside the
-  // block, computed as nodes join (the DP runs up to kPricings times on them); and the
+  // block, computed as nodes join (the DP runs up to o_.pricings times on them); and the
   // subtree cost in one DP.
   std::vector<Total> base_, value_;
   std::vector<std::size_t> begin_;

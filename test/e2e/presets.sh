@@ -31,6 +31,17 @@ grep -qx 'seed=9' "$tmp/dump" || fail "the command line did not win over the fil
 grep -qx 'time-limit=0.5' "$tmp/dump" || fail "the file's time limit was not read"
 "$bin" solve "$ex" --config "$tmp/c.toml" > "$tmp/out" || fail "run with c.toml"
 grep -q "time limit 0.5 s, seed 7" "$tmp/out" || fail "the run did not use the file's values"
+# Nested keys: a [section] in the file, --section-key on the command line.
+printf '[tree]\nblocks=7\nsize=11\n\n[prices]\nscales=[0.5, 2]\n' > "$tmp/n.toml"
+"$bin" solve "$ex" --config "$tmp/n.toml" --tree-size 12 --dump-config > "$tmp/dump" || fail "nested dump"
+sed -n '/^\[tree\]/,/^$/p' "$tmp/dump" | grep -qx 'blocks=7' || fail "[tree] blocks=7 not read: $(cat "$tmp/dump")"
+sed -n '/^\[tree\]/,/^$/p' "$tmp/dump" | grep -qx 'size=12' || fail "--tree-size did not win"
+grep -qxF 'scales=[0.5, 2.0]' "$tmp/dump" || fail "[prices] scales not read"
+# A nested option reaches the solver: without exact mode the example is not proven optimal.
+"$bin" solve "$ex" -t 1 > "$tmp/out" && grep -q "status optimal" "$tmp/out" || fail "exact mode"
+printf '[exact]\nmax-nodes=0\n' > "$tmp/e.toml"
+"$bin" solve "$ex" -t 1 --config "$tmp/e.toml" > "$tmp/out" || fail "run without exact mode"
+! grep -q "status optimal" "$tmp/out" || fail "exact.max-nodes=0 did not reach the solver"
 check_error() {  # config text, expected message
   printf '%b' "$1" > "$tmp/bad.toml"
   "$bin" solve "$ex" --config "$tmp/bad.toml" > "$tmp/out" 2> "$tmp/err"; rc=$?
@@ -47,6 +58,9 @@ check_error 'algorithm="fastest"\n' 'algorithm: "fastest" is not one of baseline
 check_error 'seed=1\nseed=2\n' 'seed: given twice'
 check_error 'time-limit=nan\n' 'time-limit: expected a finite number of seconds'
 check_error 'seed\n' 'expected key = value'
+check_error '[tree]\nno-such=1\n' 'unknown key "tree.no-such"'
+check_error '[prices]\nscales=0.5\n' 'prices.scales: expected a list'
+check_error '[lns]\nmin-size=9\n' 'expected min <= first <= max'
 "$bin" solve "$ex" --config "$tmp/none.toml" 2> "$tmp/err"; rc=$?
 [[ $rc -eq 2 ]] && grep -q "none.toml: cannot open" "$tmp/err" || fail "missing config: exit $rc, $(cat "$tmp/err")"
 echo "presets: ok"
