@@ -30,11 +30,9 @@
 namespace iopddl {
 
 // The best reduced answer of all workers in a timed run: a stagnating worker polishes it
-// rather than its own. (Deterministic runs leave it out: when a worker reads it would
-// depend on the threads' timing.) On N (seed 1, 60 s and 180 s: 1.0359 and 1.0231 with it,
-// 1.0352 and 1.0266 without; seeds 2, 3 at 60 s: 1.0305 / 1.0252 against 1.0290 / 1.0318;
-// seed 2 at 180 s: 1.0227 both) the worker at price level 0.15 stops improving after
-// about 11 s and otherwise polishes a worse answer for the rest of the run.
+// rather than its own (deterministic runs leave it out: when a worker reads it would
+// depend on the threads' timing). On N the worker at price level 0.15 stops improving
+// after about 11 s and otherwise polishes a worse answer (tuning.csv: shared-best).
 class SharedBest {
  public:
   void publish(const std::vector<Strategy>& x, Total cost) {
@@ -115,8 +113,7 @@ class Worker {
       if (kept) best_adopted_ = false;
       // A round answer that beats this worker's earlier round answers but not its best is
       // polished too: otherwise a run whose first polished rounds were poor stays in
-      // their basin (N, seed 7 at 180 s: rounds 11 % above the usual best rounds, then
-      // 1.035 for the rest of the run).
+      // their basin (seen on N at 180 s).
       if (lowers(round_best_) && !kept && polished_) polish(stop, store, log);
       cross(stop, store, log);
       if (progressed) {
@@ -243,10 +240,8 @@ class Worker {
   // Once the worker has polished a best, every feasible answer dearer than it (a round's,
   // polished or not) donates to it the components of their difference that make it cheaper
   // (crossover.hpp). The rounds' answers, 4-5 % above a polished best, are otherwise of no
-  // use to it: N at 180 s (seeds 1-5) went from 0.99986 / 1.00074 / 0.99926 / 1.00067 /
-  // 1.00189 of the best known to 0.99666 / 0.99716 / 0.99689 / 0.99666 / 0.99634. Before
-  // the first polish the best is a round answer too, and crossing into it made N at 20 s
-  // worse (median of seeds 1-10: 1.0214 against 1.0124).
+  // use to it; before the first polish the best is a round answer too, and crossing into
+  // it made N worse (tuning.csv: crossover).
   void cross(StopControl& stop, IncumbentStore& store, Log& log) {
     if (!polished_ || best_x_.empty() || !state_.feasible() || state_.cost() <= best_cost_) return;
     donor_ = state_.assignment();

@@ -9,8 +9,8 @@
 // overloaded points get a price per unit of usage (a Lagrangian multiplier on that memory,
 // searched by doubling and bisection) and the DP runs again, and nodes live at the first
 // overloaded point join the block as a forest (new roots, or children of their one
-// neighbour inside), so the labelling can free memory elsewhere too. On N (20 s, seeds
-// 1-10) unpriced blocks ended at a median of 1.043 of the best known, priced ones at 1.020.
+// neighbour inside), so the labelling can free memory elsewhere too (tuning.csv:
+// tree.pricings).
 #pragma once
 
 #include <vector>
