@@ -9,6 +9,7 @@
 
 #include "info.hpp"
 #include "solve_options.hpp"
+#include "iopddl/distributed.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
 #include "iopddl/io.hpp"
@@ -103,15 +104,15 @@ int main(int argc, char** argv) {
   OptionTable table;
   describe_solve_options(table, solve_settings);
   table.bind(*solve);
-#ifdef IOPDDL_WITH_MPI
-  auto* cluster = solve->add_option_group("Checkpoints", "MPI runs and checkpoints");
-  cluster->add_option("--checkpoint", solve_settings.distributed.checkpoint_path,
-                      "Write checkpoints to this file (periodically, at SIGUSR1 and at the end)");
-  cluster
-      ->add_option("--resume", solve_settings.distributed.resume_path,
-                   "Continue from a checkpoint of the same instance")
-      ->check(CLI::ExistingFile);
-#endif
+  if (built_with_mpi()) {  // checkpoints exist only where MPI does
+    auto* cluster = solve->add_option_group("Checkpoints", "MPI runs and checkpoints");
+    cluster->add_option("--checkpoint", solve_settings.distributed.checkpoint_path,
+                        "Write checkpoints to this file (periodically, at SIGUSR1 and at the end)");
+    cluster
+        ->add_option("--resume", solve_settings.distributed.resume_path,
+                     "Continue from a checkpoint of the same instance")
+        ->check(CLI::ExistingFile);
+  }
   solve->add_option("--config", config_path,
                     "Read options from a config file (the format --dump-config prints); options "
                     "given on the command line win");

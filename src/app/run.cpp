@@ -13,15 +13,12 @@
 #include <sstream>
 #include <thread>
 
+#include "iopddl/distributed.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/solve.hpp"
-#ifdef IOPDDL_WITH_MPI
-#include "../mpi/checkpoint.hpp"
-#include "../mpi/distributed.hpp"
-#endif
 
 namespace iopddl::app {
 namespace {
@@ -181,15 +178,13 @@ void signal_thread(Run* run, sigset_t set, Clock::time_point deadline) {
   run->log.info("stopped by signal %d: printing the best solution so far", sig);
   print_final(*run);
   std::fflush(stdout);
-#ifdef IOPDDL_WITH_MPI
   // After printing (mpirun may kill the job soon): a checkpointed run keeps what it printed.
   if (!run->settings.distributed.checkpoint_path.empty() && run->problem) {
     const auto [a, has] = run->store.snapshot();
     if (has)
-      mpi::refresh_checkpoint(*run->problem, run->settings.distributed.checkpoint_path, a,
-                              run->store.cost(), run->stop.elapsed());
+      refresh_checkpoint(*run->problem, run->settings.distributed.checkpoint_path, a,
+                         run->store.cost(), run->stop.elapsed());
   }
-#endif
   _exit(128 + sig);
 }
 
@@ -202,17 +197,13 @@ double safety_margin(double time_limit) {
 }
 
 bool use_mpi(const RunSettings& settings) {
-#ifdef IOPDDL_WITH_MPI
-  return mpi::launched_by_mpi() || !settings.distributed.checkpoint_path.empty() ||
-         !settings.distributed.resume_path.empty();
-#else
-  (void)settings;
-  return false;
-#endif
+  return built_with_mpi() &&
+         (launched_by_mpi() || !settings.distributed.checkpoint_path.empty() ||
+          !settings.distributed.resume_path.empty());
 }
 
 namespace {
-int solve_and_print(Run& run);
+int solve_and_print(Run& run, const MpiSession& session);
 }
 
 int run_solve(const RunSettings& settings, Clock::time_point process_start) {
@@ -226,17 +217,9 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
   sigaddset(&set, SIGHUP);  // a closed terminal or ssh session: the answer is printed all the same
   sigaddset(&set, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  int rank = 0;
-#ifdef IOPDDL_WITH_MPI
-  const bool distributed = use_mpi(settings);
-  if (distributed) {
-    int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  }
-#endif
+  const MpiSession session(use_mpi(settings));  // after the mask: MPI's threads inherit it
   // Never freed: the signal thread may still use it while the process exits.
-  Run& run = *new Run(settings, process_start, rank);
+  Run& run = *new Run(settings, process_start, session.rank());
   // The watchdog's deadline: half the safety margin before the limit, after the
   // solver's own stop (the margin before it) and the printing that follows.
   const Clock::time_point watchdog =
@@ -244,16 +227,12 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
           ? time_after(process_start, settings.time_limit - safety_margin(settings.time_limit) / 2)
           : Clock::time_point::max();
   std::thread(signal_thread, &run, set, watchdog).detach();
-  const int status = solve_and_print(run);
-#ifdef IOPDDL_WITH_MPI
-  if (distributed) MPI_Finalize();
-#endif
-  return status;
+  return solve_and_print(run, session);
 }
 
 namespace {
 
-int solve_and_print(Run& run) {
+int solve_and_print(Run& run, const MpiSession& session) {
   const RunSettings& settings = run.settings;
   run.log.info("iopddl %s: %s, time limit %g s, seed %llu", "0.1.0", settings.problem_path.c_str(),
                settings.time_limit, static_cast<unsigned long long>(settings.solver.seed));
@@ -284,17 +263,12 @@ int solve_and_print(Run& run) {
   std::string checkpoint_error;  // why the last checkpoint could not be written
   std::string internal_error;    // a bug or exhausted memory in the solver
   try {
-#ifdef IOPDDL_WITH_MPI
-    if (use_mpi(settings)) {
-      result = mpi::solve_distributed(problem, settings.solver, settings.distributed,
-                                      MPI_COMM_WORLD, run.stop, run.store, run.log,
-                                      run.checkpoint_request, &checkpoint_error);
-    } else {
+    if (session.active())
+      result = solve_distributed(session, problem, settings.solver, settings.distributed,
+                                 run.stop, run.store, run.log, run.checkpoint_request,
+                                 &checkpoint_error);
+    else
       result = solve(problem, settings.solver, run.stop, run.store, run.log);
-    }
-#else
-    result = solve(problem, settings.solver, run.stop, run.store, run.log);
-#endif
   } catch (const InputError& e) {  // a bad --resume file, refused before the search
     std::lock_guard lock(run.mutex);
     run.printed = true;

@@ -1,0 +1,56 @@
+// Distributed runs as the command line (or any driver) sees them: whether this build has
+// MPI, one session object per process, and the distributed solve over the session's
+// processes. Builds without MPI have the same interface: no session ever starts, and
+// launched_by_mpi() is false, so the distributed solve is never reached.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "iopddl/incumbent.hpp"
+#include "iopddl/log.hpp"
+#include "iopddl/options.hpp"
+#include "iopddl/problem.hpp"
+#include "iopddl/solve.hpp"
+#include "iopddl/stop.hpp"
+
+namespace iopddl {
+
+// Whether this binary was built with the MPI layer (IOPDDL_WITH_MPI).
+bool built_with_mpi();
+// True when this process was started by mpirun/srun (always false without MPI).
+bool launched_by_mpi();
+
+// MPI for the lifetime of the object: initialised (threads funneled: only the main thread
+// calls MPI) when `start` is true, finalised by the destructor. Signals that the caller
+// blocks before creating it stay blocked in MPI's own threads.
+class MpiSession {
+ public:
+  explicit MpiSession(bool start);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  bool active() const { return active_; }
+  int rank() const { return rank_; }
+
+ private:
+  bool active_ = false;
+  int rank_ = 0;
+};
+
+// The distributed solve over every process of `session` (see src/mpi/distributed.hpp).
+// Throws InputError for a bad --resume file; `checkpoint_error` (if given) holds why the
+// last checkpoint could not be written ("" once one is). Needs an active session.
+SolveResult solve_distributed(const MpiSession& session, const Problem& problem,
+                              const SolverOptions& options, const DistributedOptions& distributed,
+                              StopControl& stop, IncumbentStore& store, Log& log,
+                              std::atomic<bool>& checkpoint_request,
+                              std::string* checkpoint_error = nullptr);
+
+// On the way out (a signal): puts the incumbent into the checkpoint at `path` if it beats
+// the one there. Never throws; does nothing without MPI (no checkpoints exist there).
+void refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost, double elapsed);
+
+}  // namespace iopddl

@@ -1,0 +1,42 @@
+// The public face of the MPI layer (iopddl/distributed.hpp) in builds with MPI.
+#include <mpi.h>
+
+#include "checkpoint.hpp"
+#include "distributed.hpp"
+#include "iopddl/distributed.hpp"
+
+namespace iopddl {
+
+bool built_with_mpi() { return true; }
+
+bool launched_by_mpi() { return mpi::launched_by_mpi(); }
+
+MpiSession::MpiSession(bool start) {
+  if (!start) return;
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  active_ = true;
+}
+
+MpiSession::~MpiSession() {
+  if (active_) MPI_Finalize();
+}
+
+SolveResult solve_distributed(const MpiSession& session, const Problem& problem,
+                              const SolverOptions& options, const DistributedOptions& distributed,
+                              StopControl& stop, IncumbentStore& store, Log& log,
+                              std::atomic<bool>& checkpoint_request,
+                              std::string* checkpoint_error) {
+  if (!session.active()) throw std::logic_error("solve_distributed without an MPI session");
+  // The session spans every process: the world communicator is its communicator.
+  return mpi::solve_distributed(problem, options, distributed, MPI_COMM_WORLD, stop, store, log,
+                                checkpoint_request, checkpoint_error);
+}
+
+void refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost, double elapsed) {
+  mpi::refresh_checkpoint(problem, path, incumbent, cost, elapsed);
+}
+
+}  // namespace iopddl

@@ -1,0 +1,29 @@
+// The public face of the MPI layer (iopddl/distributed.hpp) in builds without MPI
+// (-DIOPDDL_WITH_MPI=OFF): no process is ever launched by MPI, so no session starts and the
+// distributed solve is never reached; checkpoints do not exist.
+#include <stdexcept>
+
+#include "iopddl/distributed.hpp"
+
+namespace iopddl {
+
+bool built_with_mpi() { return false; }
+
+bool launched_by_mpi() { return false; }
+
+MpiSession::MpiSession(bool start) {
+  if (start) throw std::logic_error("this build of iopddl has no MPI layer");
+}
+
+MpiSession::~MpiSession() = default;
+
+SolveResult solve_distributed(const MpiSession&, const Problem&, const SolverOptions&,
+                              const DistributedOptions&, StopControl&, IncumbentStore&, Log&,
+                              std::atomic<bool>&, std::string*) {
+  throw std::logic_error("this build of iopddl has no MPI layer");
+}
+
+void refresh_checkpoint(const Problem&, const std::string&, const std::vector<Strategy>&, Total,
+                        double) {}
+
+}  // namespace iopddl
