@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -83,4 +85,67 @@ TEST_CASE("presolve stops when its stop control says stop, and the portfolio ans
   CHECK(r.status != SolveStatus::kOptimal);
   REQUIRE(store.has_solution());
   CHECK(evaluate(p, store.assignment()).feasible);
+}
+
+namespace {
+
+// A clock the test moves: by hand, or by a fixed step at every reading.
+class TestTime final : public TimeSource {
+ public:
+  explicit TestTime(std::chrono::microseconds step = {}) : step_(step) {}
+  Clock::time_point now() const override {
+    return Clock::time_point(Clock::duration(ticks_.fetch_add(step_.count()) + step_.count()) *
+                             1000);
+  }
+  void advance(double seconds) { ticks_ += static_cast<long long>(seconds * 1e6); }
+
+ private:
+  std::chrono::microseconds step_;
+  mutable std::atomic<long long> ticks_{0};  // microseconds since the epoch of Clock
+};
+
+}  // namespace
+
+TEST_CASE("a stop control reads the time it is given: deadlines, reserves and phases") {
+  TestTime time;
+  StopControl stop(time.now(), 10.0, time);
+  time.advance(9.0);
+  CHECK_FALSE(stop.should_stop());
+  CHECK(stop.elapsed() == doctest::Approx(9.0));
+  stop.reserve(0.5);
+  time.advance(0.6);  // 9.6 s: past the reserved deadline of 9.5 s
+  CHECK(stop.should_stop());
+  StopControl fresh(time.now(), 10.0, time);
+  StopControl phase(fresh, 2.0);  // a phase ends at its own deadline or its parent's
+  time.advance(1.9);
+  CHECK_FALSE(phase.should_stop());
+  time.advance(0.2);
+  CHECK(phase.should_stop());
+  CHECK_FALSE(fresh.should_stop());
+}
+
+TEST_CASE("the portfolio's timeout paths end with a checked answer, on a clock that races") {
+  // Every reading of this clock moves it 2 ms on: the time limit comes after a few
+  // thousand readings, at an exact point of the search, not after a wall-clock time.
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 600;
+  g.seed = 11;
+  const Problem p = generate_problem(g);
+  for (double limit : {0.05, 1.0, 8.0, 100.0}) {
+    CAPTURE(limit);
+    TestTime time(std::chrono::microseconds(2000));
+    StopControl stop(time.now(), limit, time);
+    IncumbentStore store(&stop);
+    Log quiet(nullptr, &stop, true);
+    SolverOptions o;
+    o.threads = 2;
+    const SolveResult r = solve(p, o, stop, store, quiet);
+    CHECK(stop.should_stop());
+    CHECK(r.status == SolveStatus::kFeasible);
+    REQUIRE(store.has_solution());
+    const Evaluation e = evaluate(p, store.assignment());
+    CHECK(e.feasible);
+    CHECK(e.cost == store.cost());
+  }
 }

@@ -21,18 +21,34 @@ inline Clock::time_point time_after(Clock::time_point t, double seconds) {
   return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
+// Where a stop control reads the time: the steady clock, or a test's own clock, so that
+// timeout paths are tested at exact points without sleeping.
+class TimeSource {
+ public:
+  virtual ~TimeSource() = default;
+  virtual Clock::time_point now() const = 0;
+  // The steady clock (the default of every stop control).
+  static const TimeSource& steady();
+};
+
 class StopControl {
  public:
   // `start` is the process start; `seconds` the total budget from it (<= 0: none; a budget
-  // past the clock's range is none too).
-  StopControl(Clock::time_point start, double seconds)
-      : start_(start), end_(seconds > 0 ? time_after(start, seconds) : Clock::time_point::max()) {}
-  StopControl() : StopControl(Clock::now(), 0) {}
+  // past the clock's range is none too). `time` must outlive the stop control.
+  StopControl(Clock::time_point start, double seconds,
+              const TimeSource& time = TimeSource::steady())
+      : time_(&time),
+        start_(start),
+        end_(seconds > 0 ? time_after(start, seconds) : Clock::time_point::max()) {}
+  StopControl() : StopControl(TimeSource::steady().now(), 0) {}
   // A phase of `parent`: stops after `seconds` from now, or when the parent stops.
-  StopControl(const StopControl& parent, double seconds) : StopControl(parent.start_, 0) {
+  StopControl(const StopControl& parent, double seconds)
+      : StopControl(parent.start_, 0, *parent.time_) {
     parent_ = &parent;
-    end_ = std::min(parent.end_, time_after(Clock::now(), seconds));
+    end_ = std::min(parent.end_, time_after(now(), seconds));
   }
+
+  Clock::time_point now() const { return time_->now(); }
 
   // Brings the deadline `seconds` earlier (time reserved for work after the solver).
   void reserve(double seconds) {
@@ -42,7 +58,7 @@ class StopControl {
                                                  std::chrono::duration<double>(seconds));
   }
 
-  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  double elapsed() const { return std::chrono::duration<double>(now() - start_).count(); }
 
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
   bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
@@ -54,10 +70,11 @@ class StopControl {
     if (stop_requested()) return true;
     if (parent_ && parent_->should_stop()) return true;
     if (ignore_deadline_) return false;  // deterministic: only work and requests stop it
-    return Clock::now() >= end_;
+    return now() >= end_;
   }
 
  private:
+  const TimeSource* time_;
   Clock::time_point start_, end_;
   std::atomic<bool> stop_{false};
   bool ignore_deadline_ = false;

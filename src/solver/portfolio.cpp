@@ -80,7 +80,7 @@ class Worker {
   // between rounds only, so that a phase never cuts a round short).
   void run(StopControl& stop, IncumbentStore& store, Log& log, std::uint64_t max_rounds,
            Clock::time_point until) {
-    for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && Clock::now() < until;
+    for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
          ++done) {
       const bool first = rounds_++ == 0;
       set_prices();
@@ -577,7 +577,7 @@ SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& st
 void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds,
                     double seconds) {
   const Clock::time_point until =
-      seconds > 0 ? time_after(Clock::now(), seconds) : Clock::time_point::max();
+      seconds > 0 ? time_after(stop.now(), seconds) : Clock::time_point::max();
   std::vector<std::thread> pool;
   for (std::size_t w = 1; w < workers_.size(); ++w)
     pool.emplace_back([&, w] { workers_[w]->run(stop, store, log_, rounds, until); });

@@ -1,0 +1,18 @@
+#include "iopddl/stop.hpp"
+
+namespace iopddl {
+namespace {
+
+class SteadyTime final : public TimeSource {
+ public:
+  Clock::time_point now() const override { return Clock::now(); }
+};
+
+}  // namespace
+
+const TimeSource& TimeSource::steady() {
+  static const SteadyTime time;
+  return time;
+}
+
+}  // namespace iopddl
