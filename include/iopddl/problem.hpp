@@ -109,4 +109,8 @@ class ProblemBuilder {
   std::unordered_multimap<std::uint64_t, std::uint32_t> table_index_;  // content hash -> id
 };
 
+// Each node's least-usage strategy (ties: least cost). Its peak is the smallest possible at
+// every time point at once, so the instance is feasible iff this assignment is.
+std::vector<Strategy> least_memory_assignment(const Problem& problem);
+
 }  // namespace iopddl

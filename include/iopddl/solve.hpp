@@ -34,8 +34,5 @@ SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentS
 SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options, StopControl& stop,
                             IncumbentStore& store, Log& log);
 
-// Each node's least-usage strategy (ties: least cost). Its peak is the smallest possible at
-// every time point at once, so the instance is feasible iff this assignment is.
-std::vector<Strategy> least_memory_assignment(const Problem& problem);
 
 }  // namespace iopddl

@@ -21,6 +21,9 @@ inline bool is_forbidden(Cost c) {
   return c >= kForbidden;
 }
 
+// An absent index (no group, no edge, not in a window or block): one value everywhere.
+inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
+
 // Decimal text of a 128-bit integer (std::to_string has no overload for it).
 std::string to_string(Total value);
 

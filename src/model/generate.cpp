@@ -12,7 +12,6 @@
 
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
-#include "iopddl/solve.hpp"
 
 namespace iopddl {
 

@@ -118,4 +118,17 @@ Problem ProblemBuilder::build() && {
   return std::move(p_);
 }
 
+std::vector<Strategy> least_memory_assignment(const Problem& p) {
+  std::vector<Strategy> a(p.num_nodes());
+  for (NodeId v = 0; v < p.num_nodes(); ++v) {
+    auto u = p.usages(v);
+    auto c = p.costs(v);
+    Strategy best = 0;
+    for (Strategy s = 1; s < p.strategies(v); ++s)
+      if (u[s] < u[best] || (u[s] == u[best] && c[s] < c[best])) best = s;
+    a[v] = best;
+  }
+  return a;
+}
+
 }  // namespace iopddl

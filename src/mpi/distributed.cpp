@@ -25,8 +25,8 @@
 #include <optional>
 
 #include "../partition/regions.hpp"
-#include "../solver/portfolio.hpp"
-#include "../solver/region.hpp"
+#include "../portfolio/portfolio.hpp"
+#include "../lagrange/region.hpp"
 #include "checkpoint.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"

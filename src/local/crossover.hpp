@@ -36,7 +36,7 @@ class Crossover {
 
   const Reduced& r_;
   CrossoverOptions o_;
-  std::vector<std::uint32_t> component_;  // per group: its component (kNone: no difference)
+  std::vector<std::uint32_t> component_;  // per group: its component (kNoIndex: no difference)
   std::vector<std::uint32_t> stack_;
   // The components in CSR form: groups_[begin_[c] .. begin_[c + 1]); tried in order_.
   std::vector<std::uint32_t> groups_;

@@ -7,11 +7,6 @@
 
 namespace iopddl {
 
-namespace {
-constexpr double kInf = 1e18;
-constexpr std::uint32_t kNoEdge = UINT32_MAX;
-}  // namespace
-
 Trws::Trws(const CostNetwork& net) : net_(net) {
   const std::size_t n = net.num_nodes();
   mbegin_.assign(net.num_edges() + 1, 0);
@@ -21,7 +16,7 @@ Trws::Trws(const CostNetwork& net) : net_(net) {
   // Peel nodes of degree 0 or 1 until only the 2-core is left; each peeled node's parent is
   // its one neighbour left when it was peeled.
   peeled_.assign(n, 0);
-  parent_.assign(n, kNoEdge);
+  parent_.assign(n, kNoIndex);
   std::vector<std::size_t> degree(n);
   std::vector<std::uint32_t> queue;
   for (std::uint32_t g = 0; g < n; ++g) {
@@ -74,15 +69,15 @@ void Trws::min_marginal(std::uint32_t e, std::uint32_t i, const double* score, d
     }
   }
   double m = *std::min_element(to_j, to_j + kj);
-  if (!(m < kInf * 4)) m = 0;
-  for (Strategy sj = 0; sj < kj; ++sj) to_j[sj] = std::min(to_j[sj] - m, kInf);
+  if (!(m < kInfinite * 4)) m = 0;
+  for (Strategy sj = 0; sj < kj; ++sj) to_j[sj] = std::min(to_j[sj] - m, kInfinite);
 }
 
 void Trws::tree_messages(std::vector<double>& msg) const {
   std::vector<double> score;
   for (std::uint32_t g : peel_order_) {  // children before parents
     const std::uint32_t up = parent_[g];
-    if (up == kNoEdge) continue;
+    if (up == kNoIndex) continue;
     score.resize(static_cast<std::size_t>(net_.strategies(g)));
     // Every neighbour but the parent is a child, whose message is already final.
     node_belief(g, score.data(), msg, up);
@@ -118,7 +113,7 @@ void Trws::pass(bool forward, const StopControl* stop) {
 }
 
 void Trws::node_belief(std::uint32_t i, double* out) const {
-  node_belief(i, out, msg_, kNoEdge);
+  node_belief(i, out, msg_, kNoIndex);
 }
 
 void Trws::node_belief(std::uint32_t i, double* out, const std::vector<double>& msg,
@@ -167,7 +162,7 @@ std::vector<Strategy> Trws::round() const {
   // The core in index order, each given its labelled core neighbours; then the peeled
   // nodes, parents first, each given its parent.
   for (std::uint32_t i = 0; i < n; ++i)
-    if (!peeled_[i]) label(i, true, kNoEdge);
+    if (!peeled_[i]) label(i, true, kNoIndex);
   for (auto it = peel_order_.rbegin(); it != peel_order_.rend(); ++it)
     label(*it, false, parent_[*it]);
   return x;
@@ -185,14 +180,14 @@ double Trws::lower_bound() const {
   tree_messages(msg);
   for (std::uint32_t c : peel_order_) {
     const std::uint32_t up = parent_[c];
-    if (up == kNoEdge) continue;
+    if (up == kNoIndex) continue;
     double* down = msg.data() + slot(up, c);
     node_belief(c, down, msg, up);
     for (Strategy s = 0; s < net_.strategies(c); ++s) down[s] = -down[s];
   }
   std::vector<double> node(net_.unary_size());
   for (std::uint32_t i = 0; i < net_.num_nodes(); ++i)
-    node_belief(i, node.data() + net_.unary_begin(i), msg, kNoEdge);
+    node_belief(i, node.data() + net_.unary_begin(i), msg, kNoIndex);
   double bound = 0;
   std::vector<double> t;
   for (std::uint32_t e = 0; e < net_.num_edges(); ++e) {

@@ -1,4 +1,5 @@
 #include "region.hpp"
+#include "time_prices.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -6,11 +7,6 @@
 #include "iopddl/stop.hpp"
 
 namespace iopddl {
-
-namespace {
-constexpr double kInf = 1e18;
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-}  // namespace
 
 CopyLayout::CopyLayout(const Reduced& r, const Partition& part) {
   begin.push_back(0);
@@ -52,14 +48,8 @@ DualState::DualState(const Reduced& r, const CopyLayout& copies, double price_un
 }
 
 std::vector<double> DualState::member_weights() const {
-  const Problem& p = r_.original();
-  std::vector<double> prefix(price_.size() + 1, 0.0);
-  for (std::size_t t = 0; t < price_.size(); ++t) prefix[t + 1] = prefix[t] + price_[t];
-  std::vector<double> w(r_.num_members(), 0.0);
-  for (std::size_t mi = 0; mi < w.size(); ++mi) {
-    const NodeId v = r_.member_node(mi);
-    if (p.has_memory(v)) w[mi] = prefix[p.seg_hi(v)] - prefix[p.seg_lo(v)];
-  }
+  std::vector<double> w;
+  member_time_weights(r_, price_, w);
   return w;
 }
 
@@ -114,7 +104,7 @@ RegionSolver::RegionSolver(const Reduced& r, const Partition& part, const CopyLa
     : r_(r), copies_(copies), region_(region), owned_(part.regions[region].owned) {
   const auto& ghosts = part.regions[region].ghosts;
   ghosts_ = ghosts.size();
-  std::vector<std::uint32_t> local(r.num_nodes(), kNone);
+  std::vector<std::uint32_t> local(r.num_nodes(), kNoIndex);
   for (std::uint32_t i = 0; i < owned_.size(); ++i)
     local[owned_[i]] = net_.add_node(r.strategies(owned_[i]));
   for (std::uint32_t b : ghosts) local[b] = net_.add_node(r.strategies(b));
@@ -129,7 +119,7 @@ RegionSolver::RegionSolver(const Reduced& r, const Partition& part, const CopyLa
           static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
       double* t = net_.table(le);
       for (std::size_t i = 0; i < size; ++i) {
-        const double v = std::min(static_cast<double>(r.table(e)[i]), kInf);
+        const double v = std::min(static_cast<double>(r.table(e)[i]), kInfinite);
         t[i] = inner ? v : 0.5 * v;
       }
     }
@@ -137,7 +127,7 @@ RegionSolver::RegionSolver(const Reduced& r, const Partition& part, const CopyLa
   base_.assign(net_.unary_size(), 0.0);
   for (std::uint32_t i = 0; i < owned_.size(); ++i)
     for (Strategy s = 0; s < r.strategies(owned_[i]); ++s)
-      base_[net_.unary_begin(i) + s] = std::min(static_cast<double>(r.costs(owned_[i])[s]), kInf);
+      base_[net_.unary_begin(i) + s] = std::min(static_cast<double>(r.costs(owned_[i])[s]), kInfinite);
   // The copies of owned nodes held by other regions.
   std::vector<std::vector<std::uint32_t>> of(owned_.size());
   for (std::uint32_t c = 0; c < copies.size(); ++c)

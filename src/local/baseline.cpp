@@ -9,19 +9,6 @@
 
 namespace iopddl {
 
-std::vector<Strategy> least_memory_assignment(const Problem& p) {
-  std::vector<Strategy> a(p.num_nodes());
-  for (NodeId v = 0; v < p.num_nodes(); ++v) {
-    auto u = p.usages(v);
-    auto c = p.costs(v);
-    Strategy best = 0;
-    for (Strategy s = 1; s < p.strategies(v); ++s)
-      if (u[s] < u[best] || (u[s] == u[best] && c[s] < c[best])) best = s;
-    a[v] = best;
-  }
-  return a;
-}
-
 SolveResult solve_baseline(const Problem& p, StopControl& stop, IncumbentStore& store, Log& log) {
   std::vector<Strategy> a = least_memory_assignment(p);
   Evaluation start = evaluate(p, a);

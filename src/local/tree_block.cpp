@@ -8,8 +8,6 @@
 namespace iopddl {
 
 namespace {
-// Not in the block, or no parent edge (LocalState::outside_costs reads it as outside).
-constexpr std::uint32_t kNone = LocalState::kOutside;
 // A price times a usage beyond this is as good as infinite (a forbidden entry is 1e18).
 constexpr double kMaxPenalty = 1e30;
 // The same as a cast to Total, through the cheaper 64-bit conversion when it fits.
@@ -23,7 +21,7 @@ TreeBlockSearch::TreeBlockSearch(const Reduced& r, const MemoryIndex* index,
     : r_(r),
       index_(index),
       o_(o),
-      slot_(r.num_nodes(), kNone),
+      slot_(r.num_nodes(), kNoIndex),
       touched_(r.num_nodes(), 0),
       hot_(r.num_members(), 0) {
   Strategy most = 1;
@@ -47,7 +45,7 @@ void TreeBlockSearch::add(const LocalState& state, std::uint32_t g, std::uint32_
   base_.resize(at + static_cast<std::size_t>(k));
   begin_.push_back(base_.size());
   state.outside_costs(g, slot_, base_.data() + at);
-  if (via != kNone) {
+  if (via != kNoIndex) {
     const std::uint32_t p = r_.other(via, g);
     const auto row = r_.slice(via, p, state.at(g));
     Total* pb = base_.data() + begin_[slot_[p]];
@@ -55,7 +53,7 @@ void TreeBlockSearch::add(const LocalState& state, std::uint32_t g, std::uint32_
   }
   for (std::uint32_t e : r_.incident(g)) {
     const std::uint32_t o = r_.other(e, g);
-    if (slot_[o] != kNone) continue;
+    if (slot_[o] != kNoIndex) continue;
     if (++touched_[o] == 1) candidates_.push_back(o);
   }
 }
@@ -63,11 +61,11 @@ void TreeBlockSearch::add(const LocalState& state, std::uint32_t g, std::uint32_
 // Whether g can join the block keeping its edges a forest (at most one neighbour inside);
 // its edge to the parent, or none.
 bool TreeBlockSearch::joinable(std::uint32_t g, std::uint32_t& via) const {
-  if (slot_[g] != kNone || touched_[g] > 1) return false;
-  via = kNone;
+  if (slot_[g] != kNoIndex || touched_[g] > 1) return false;
+  via = kNoIndex;
   if (touched_[g] == 1)
     for (std::uint32_t e : r_.incident(g))
-      if (slot_[r_.other(e, g)] != kNone) via = e;
+      if (slot_[r_.other(e, g)] != kNoIndex) via = e;
   return true;
 }
 
@@ -77,7 +75,7 @@ void TreeBlockSearch::grow(const LocalState& state, Rng& rng, std::uint32_t root
                            std::size_t size) {
   // Every node touched last time is a neighbour of the last block.
   for (std::uint32_t g : block_) {
-    slot_[g] = kNone;
+    slot_[g] = kNoIndex;
     for (std::uint32_t e : r_.incident(g)) touched_[r_.other(e, g)] = 0;
   }
   block_.clear();
@@ -85,7 +83,7 @@ void TreeBlockSearch::grow(const LocalState& state, Rng& rng, std::uint32_t root
   candidates_.clear();
   base_.clear();
   begin_.assign(1, 0);
-  add(state, root, kNone);
+  add(state, root, kNoIndex);
   while (block_.size() < size && !candidates_.empty()) {
     const std::size_t i = rng.below(candidates_.size());
     const std::uint32_t c = candidates_[i];
@@ -122,7 +120,7 @@ void TreeBlockSearch::layout() {
   for (std::size_t i = 0; i < n; ++i) {
     choice_begin_[i + 1] =
         choice_begin_[i] +
-        (parent_edge_[i] == kNone
+        (parent_edge_[i] == kNoIndex
              ? 0
              : static_cast<std::size_t>(r_.strategies(r_.other(parent_edge_[i], block_[i]))));
   }
@@ -147,7 +145,7 @@ void TreeBlockSearch::solve(double lambda) {
     }
   }
   for (std::size_t i = n; i-- > 0;) {
-    if (parent_edge_[i] == kNone) continue;  // a root
+    if (parent_edge_[i] == kNoIndex) continue;  // a root
     const std::uint32_t g = block_[i], e = parent_edge_[i];
     const std::uint32_t p = r_.other(e, g);
     const Strategy kg = r_.strategies(g), kp = r_.strategies(p);
@@ -179,7 +177,7 @@ void TreeBlockSearch::solve(double lambda) {
   }
   label_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (parent_edge_[i] == kNone) {
+    if (parent_edge_[i] == kNoIndex) {
       const Total* v = value_.data() + begin_[i];
       label_[i] = static_cast<Strategy>(std::min_element(v, v + r_.strategies(block_[i])) - v);
     } else {

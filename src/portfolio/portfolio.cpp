@@ -16,16 +16,17 @@
 #include <thread>
 
 #include "../reduce/reduced.hpp"
-#include "compound.hpp"
-#include "crossover.hpp"
+#include "../local/compound.hpp"
+#include "../local/crossover.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
-#include "lns.hpp"
-#include "memory_index.hpp"
-#include "state.hpp"
-#include "tree_block.hpp"
-#include "trws.hpp"
+#include "../local/window_search.hpp"
+#include "../local/memory_index.hpp"
+#include "../local/state.hpp"
+#include "../local/tree_block.hpp"
+#include "../lagrange/time_prices.hpp"
+#include "../lagrange/trws.hpp"
 
 namespace iopddl {
 
@@ -180,12 +181,7 @@ class Worker {
       for (std::size_t mi : index_.with_memory) w[mi] = alpha_ * beta_[mi];
       return;
     }
-    std::vector<double> prefix(price_.size() + 1, 0.0);
-    for (std::size_t t = 0; t < price_.size(); ++t) prefix[t + 1] = prefix[t] + price_[t];
-    for (std::size_t mi : index_.with_memory) {
-      const NodeId v = r_.member_node(mi);
-      w[mi] = prefix[p_.seg_hi(v)] - prefix[p_.seg_lo(v)];
-    }
+    member_time_weights(r_, price_, w);
   }
 
   void set_prices() {

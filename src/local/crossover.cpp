@@ -4,12 +4,8 @@
 
 namespace iopddl {
 
-namespace {
-constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-}
-
 Crossover::Crossover(const Reduced& r, const CrossoverOptions& o)
-    : r_(r), o_(o), component_(r.num_nodes(), kNone) {}
+    : r_(r), o_(o), component_(r.num_nodes(), kNoIndex) {}
 
 // The components of the groups where the state and the donor differ, by depth-first search
 // over edges between such groups.
@@ -17,7 +13,7 @@ void Crossover::components(const LocalState& state, const std::vector<Strategy>&
   groups_.clear();
   begin_.assign(1, 0);
   for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
-    if (donor[g] == state.at(g) || component_[g] != kNone) continue;
+    if (donor[g] == state.at(g) || component_[g] != kNoIndex) continue;
     const auto c = static_cast<std::uint32_t>(begin_.size() - 1);
     component_[g] = c;
     stack_.push_back(g);
@@ -27,7 +23,7 @@ void Crossover::components(const LocalState& state, const std::vector<Strategy>&
       groups_.push_back(u);
       for (std::uint32_t e : r_.incident(u)) {
         const std::uint32_t o = r_.other(e, u);
-        if (donor[o] != state.at(o) && component_[o] == kNone) {
+        if (donor[o] != state.at(o) && component_[o] == kNoIndex) {
           component_[o] = c;
           stack_.push_back(o);
         }
@@ -35,7 +31,7 @@ void Crossover::components(const LocalState& state, const std::vector<Strategy>&
     }
     begin_.push_back(groups_.size());
   }
-  for (std::uint32_t g : groups_) component_[g] = kNone;  // ready for the next call
+  for (std::uint32_t g : groups_) component_[g] = kNoIndex;  // ready for the next call
 }
 
 int Crossover::run(LocalState& state, const std::vector<Strategy>& donor, Rng& rng,

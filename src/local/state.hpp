@@ -29,9 +29,8 @@ class LocalState {
   const UsageTree& usage() const { return tree_; }
 
   // g's own cost per strategy plus its edges to the groups outside a set, at their current
-  // strategies, into out[0..k_g): `slot[o]` is kOutside for groups outside, anything else
+  // strategies, into out[0..k_g): `slot[o]` is kNoIndex for groups outside, anything else
   // for members (whose edges are left out). Exact re-solves of a set of groups start here.
-  static constexpr std::uint32_t kOutside = 0xFFFFFFFFu;
   void outside_costs(std::uint32_t g, const std::vector<std::uint32_t>& slot, Total* out) const;
 
   // Cost change of moving g to each strategy (size k_g); valid until the state changes.

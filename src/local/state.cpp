@@ -64,7 +64,7 @@ void LocalState::outside_costs(std::uint32_t g, const std::vector<std::uint32_t>
   for (Strategy s = 0; s < k; ++s) out[s] = r_.costs(g)[s];
   for (std::uint32_t e : r_.incident(g)) {
     const std::uint32_t o = r_.other(e, g);
-    if (slot[o] != kOutside) continue;
+    if (slot[o] != kNoIndex) continue;
     const auto row = r_.slice(e, g, x_[o]);
     for (Strategy s = 0; s < k; ++s) out[s] += row[s];
   }

@@ -12,6 +12,10 @@
 
 namespace iopddl {
 
+// Forbidden costs in the doubles of a priced network (and of its messages) stop here: far
+// above any real cost, far below overflow.
+inline constexpr double kInfinite = 1e18;
+
 class CostNetwork {
  public:
   // The reduced problem's graph; unary = its node costs, forbidden entries at 1e18.

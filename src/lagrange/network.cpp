@@ -4,16 +4,12 @@
 
 namespace iopddl {
 
-namespace {
-constexpr double kInf = 1e18;
-}
-
 CostNetwork CostNetwork::from_reduced(const Reduced& r) {
   CostNetwork net;
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
     net.add_node(r.strategies(g));
     for (Strategy s = 0; s < r.strategies(g); ++s)
-      net.unary(g)[s] = std::min(static_cast<double>(r.costs(g)[s]), kInf);
+      net.unary(g)[s] = std::min(static_cast<double>(r.costs(g)[s]), kInfinite);
   }
   for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
     net.add_edge(r.edge_u(e), r.edge_v(e));
@@ -21,7 +17,7 @@ CostNetwork CostNetwork::from_reduced(const Reduced& r) {
         static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
     double* t = net.table(e);
     for (std::size_t i = 0; i < size; ++i)
-      t[i] = std::min(static_cast<double>(r.table(e)[i]), kInf);
+      t[i] = std::min(static_cast<double>(r.table(e)[i]), kInfinite);
   }
   net.finish();
   return net;

@@ -1,4 +1,4 @@
-#include "lns.hpp"
+#include "window_search.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -8,18 +8,13 @@
 
 namespace iopddl {
 
-namespace {
-// Not in the window (what LocalState::outside_costs reads as outside).
-constexpr std::uint32_t kNone = LocalState::kOutside;
-}  // namespace
-
 WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index, const WindowOptions& o)
     : r_(r),
       table_min_(r.num_edges()),
       index_(index),
       o_(o),
       size_{static_cast<std::size_t>(o.first_size), static_cast<std::size_t>(o.first_size)},
-      position_(r.num_nodes(), kNone),
+      position_(r.num_nodes(), kNoIndex),
       node_limit_(static_cast<std::size_t>(o.node_limit)) {
   if (index_ != nullptr) {
     varies_.assign(r.num_members(), 0);
@@ -36,7 +31,7 @@ WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index, const Win
 }
 
 void WindowSearch::clear_window() {
-  for (std::uint32_t g : window_) position_[g] = kNone;
+  for (std::uint32_t g : window_) position_[g] = kNoIndex;
   window_.clear();
 }
 
@@ -58,12 +53,12 @@ void WindowSearch::grow_window(Rng& rng) {
     next.clear();
     for (std::uint32_t e : r_.incident(window_[head])) {
       const std::uint32_t o = r_.other(e, window_[head]);
-      if (position_[o] == kNone) next.push_back(o);
+      if (position_[o] == kNoIndex) next.push_back(o);
     }
     for (std::size_t i = next.size(); i > 1; --i) std::swap(next[i - 1], next[rng.below(i)]);
     for (std::uint32_t o : next) {
       if (window_.size() >= size) break;
-      if (position_[o] != kNone) continue;
+      if (position_[o] != kNoIndex) continue;
       position_[o] = static_cast<std::uint32_t>(window_.size());
       window_.push_back(o);
     }
@@ -88,11 +83,11 @@ void WindowSearch::time_window(const LocalState& state, Rng& rng) {
   std::vector<std::uint32_t> live;
   index_->live_at(t, [&](std::uint32_t mi) {
     const std::uint32_t g = index_->group[mi];
-    if (!varies_[mi] || position_[g] != kNone) return;
+    if (!varies_[mi] || position_[g] != kNoIndex) return;
     position_[g] = 0;  // a mark until the window is chosen
     live.push_back(g);
   });
-  for (std::uint32_t g : live) position_[g] = kNone;
+  for (std::uint32_t g : live) position_[g] = kNoIndex;
   const std::size_t size = std::min(size_[kTime], live.size());
   for (std::size_t i = 0; i < size; ++i) {  // a partial Fisher-Yates shuffle
     std::swap(live[i], live[i + rng.below(live.size() - i)]);
@@ -128,7 +123,7 @@ void WindowSearch::dfs(LocalState& state, std::size_t depth, Total partial) {
   for (Strategy s = 0; s < k; ++s) options[s] = {fixed[s], s};
   for (std::uint32_t e : r_.incident(g)) {
     const std::uint32_t o = r_.other(e, g);
-    if (position_[o] == kNone || position_[o] >= depth) continue;  // fixed, or not placed yet
+    if (position_[o] == kNoIndex || position_[o] >= depth) continue;  // fixed, or not placed yet
     const auto row = r_.slice(e, g, state.at(o));
     for (Strategy s = 0; s < k; ++s) options[s].first += row[s];
   }
@@ -148,7 +143,7 @@ bool WindowSearch::search_window(LocalState& state) {
   inner_edges_.clear();
   for (std::uint32_t g : window_)
     for (std::uint32_t e : r_.incident(g))
-      if (r_.edge_u(e) == g && position_[r_.edge_v(e)] != kNone) inner_edges_.push_back(e);
+      if (r_.edge_u(e) == g && position_[r_.edge_v(e)] != kNoIndex) inner_edges_.push_back(e);
   const std::size_t n = window_.size();
   // fixed_[i][s]: node i's own cost plus its edges to nodes outside the window.
   fixed_begin_.assign(n + 1, 0);
@@ -229,13 +224,13 @@ WindowSearch::Exact WindowSearch::solve_exactly(LocalState& state, std::size_t n
   // Breadth-first through every component, so that neighbours are placed close together
   // and inner edges enter the bound early.
   for (std::uint32_t root = 0; root < r_.num_nodes(); ++root) {
-    if (position_[root] != kNone) continue;
+    if (position_[root] != kNoIndex) continue;
     position_[root] = static_cast<std::uint32_t>(window_.size());
     window_.push_back(root);
     for (std::size_t head = window_.size() - 1; head < window_.size(); ++head)
       for (std::uint32_t e : r_.incident(window_[head])) {
         const std::uint32_t o = r_.other(e, window_[head]);
-        if (position_[o] != kNone) continue;
+        if (position_[o] != kNoIndex) continue;
         position_[o] = static_cast<std::uint32_t>(window_.size());
         window_.push_back(o);
       }
