@@ -14,7 +14,7 @@
 
 using namespace iopddl;
 
-TEST_CASE("the baseline's answers are feasible and never below the brute-force optimum") {
+TEST_CASE("the baseline's answers are feasible and 1-opt optimal within the limit") {
   Rng rng(3);
   for (int round = 0; round < 200; ++round) {
     test::TinySpec spec;
@@ -25,10 +25,16 @@ TEST_CASE("the baseline's answers are feasible and never below the brute-force o
     SolverOptions o;
     o.algorithm = Algorithm::kBaseline;
     test::Outcome out = test::solve_checked(p, o);
-    auto best = test::brute_force_optimum(p);
-    REQUIRE(best.has_value());  // the least-memory assignment is always feasible here
-    REQUIRE(out.cost.has_value());
-    CHECK(*out.cost >= *best);
+    REQUIRE(out.cost.has_value());  // the least-memory assignment is always feasible here
+    // No single move is cheaper within the limit: the descent ran to its end.
+    if (out.forbidden_picks > 0) continue;  // sums of forbidden entries saturate
+    for (NodeId v = 0; v < p.num_nodes(); ++v)
+      for (Strategy s = 0; s < p.strategies(v); ++s) {
+        std::vector<Strategy> y = out.assignment;
+        y[v] = s;
+        const Evaluation f = evaluate(p, y);
+        CHECK_FALSE((f.feasible && f.cost < *out.cost));
+      }
   }
 }
 

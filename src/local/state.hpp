@@ -19,6 +19,7 @@ class LocalState {
   explicit LocalState(const Reduced& r);
 
   void assign(const std::vector<Strategy>& x);
+  const Reduced& reduced() const { return r_; }
   const std::vector<Strategy>& assignment() const { return x_; }
   Strategy at(std::uint32_t g) const { return x_[g]; }
   Total cost() const { return cost_; }

@@ -18,11 +18,14 @@
 #include "../reduce/reduced.hpp"
 #include "../local/compound.hpp"
 #include "../local/crossover.hpp"
+#include "../local/descent.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
 #include "../local/window_search.hpp"
+#include "memory_prices.hpp"
 #include "../local/memory_index.hpp"
+#include "../local/repair.hpp"
 #include "../local/state.hpp"
 #include "../local/tree_block.hpp"
 #include "../lagrange/time_prices.hpp"
@@ -71,10 +74,7 @@ class Worker {
         rng_(o.seed, 0, static_cast<std::uint64_t>(id)),
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
-        pricing_(pricing),
-        beta_(r.num_members(), 0.0),
-        price_(r.original().num_segments() + 1, 0.0),
-        alpha_(price_unit),
+        prices_(r, index, pricing, price_unit, o.prices),
         shared_(shared) {}
 
   // Rounds until `stop` says stop, `max_rounds` are done or `until` has passed (checked
@@ -84,7 +84,7 @@ class Worker {
     for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
          ++done) {
       const bool first = rounds_++ == 0;
-      set_prices();
+      prices_.price(net_);
       for (int it = 0; it < o_.trws.iterations && !stop.should_stop(); ++it) trws_.iterate(&stop);
       // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
       // O(size) each), except to get a first labelling.
@@ -96,12 +96,12 @@ class Worker {
       net_.descend(x, o_.trws.descent_passes);
       state_.assign(x);
       const bool was_feasible = state_.feasible();
-      update_prices();
+      prices_.update(state_, rng_);
       // Far over the limit after the first round, leave it to the raised prices (the first
       // round is repaired whatever its excess: the worker needs a start).
       if (!was_feasible && !first && far_over()) continue;
-      if (!was_feasible && !repair(stop)) continue;
-      descend(stop);
+      if (!was_feasible && !greedy_repair(state_, index_, o_.repair, stop)) continue;
+      memory_descent(state_, rng_, stop);
       // Compound moves only on answers near the worker's best (CompoundOptions).
       if (best_x_.empty() ||
           state_.cost() - best_cost_ < best_cost_ * o_.compound.within_percent / 100)
@@ -138,17 +138,8 @@ class Worker {
     best_cost_ = cost;
     best_adopted_ = true;
   }
-  // Absolute per-member prices (cost per unit of usage): comparable across workers whose
-  // price scales differ.
-  std::vector<double> prices() const {
-    std::vector<double> w(beta_.size());
-    for (std::size_t i = 0; i < w.size(); ++i) w[i] = alpha_ * beta_[i];
-    return w;
-  }
-  void set_prices(const std::vector<double>& w) {
-    if (w.size() != beta_.size() || alpha_ <= 0) return;
-    for (std::size_t i = 0; i < w.size(); ++i) beta_[i] = w[i] / alpha_;
-  }
+  std::vector<double> prices() const { return prices_.absolute(); }
+  void set_prices(const std::vector<double>& w) { prices_.set_absolute(w); }
 
   // Repairs and improves an assignment from elsewhere (a region workers' assembly) under the
   // true limit; keeps it if it beats this worker's best. Returns whether it did.
@@ -157,8 +148,8 @@ class Worker {
     // Far over the limit (the regions' first rounds, before the memory multipliers have
     // risen), repair takes long and ends nowhere good: 0.77 s for S's first assembly.
     if (!state_.feasible() && far_over()) return false;
-    if (!state_.feasible() && !repair(stop)) return false;
-    descend(stop, improve_rng_);  // its own stream: the worker's search goes on undisturbed
+    if (!state_.feasible() && !greedy_repair(state_, index_, o_.repair, stop)) return false;
+    memory_descent(state_, improve_rng_, stop);  // its own stream: the worker's search goes on undisturbed
     trade(stop, improve_rng_);
     if (!keep_if_better(store, log, "regions")) return false;
     best_adopted_ = true;
@@ -170,34 +161,6 @@ class Worker {
   bool far_over() const {
     return static_cast<double>(state_.peak()) >
            static_cast<double>(state_.limit()) * o_.prices.repair_below;
-  }
-
-  // Each member's price per unit of usage: its own weight (per-member pricing) or the sum
-  // of the time prices over its interval (per-time pricing, a Lagrangian relaxation of the
-  // memory constraint at every time segment).
-  void member_weights(std::vector<double>& w) const {
-    w.assign(r_.num_members(), 0.0);
-    if (pricing_ == Pricing::kPerMember) {
-      for (std::size_t mi : index_.with_memory) w[mi] = alpha_ * beta_[mi];
-      return;
-    }
-    member_time_weights(r_, price_, w);
-  }
-
-  void set_prices() {
-    member_weights(weight_);
-    for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
-      double* ug = net_.unary(g);
-      const Cost* c = r_.costs(g);
-      for (Strategy s = 0; s < r_.strategies(g); ++s)
-        ug[s] = std::min(static_cast<double>(c[s]), 1e18);
-      for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
-        const double w = weight_[mi];
-        if (w == 0) continue;
-        for (Strategy s = 0; s < r_.strategies(g); ++s)
-          ug[s] += w * static_cast<double>(r_.member_usage(mi, s));
-      }
-    }
   }
 
   // Large-neighbourhood search on the worker's best assignment: exact re-solves of windows
@@ -222,11 +185,11 @@ class Worker {
     for (bool again = true; again;) {
       again = false;
       while (!stop.should_stop() && tree_.run(state_, rng_, blocks, static_cast<std::size_t>(o_.tree.size), stop) > 0) {
-        descend(stop);
+        memory_descent(state_, rng_, stop);
         keep_polished(store, log, "tree");
       }
       while (!stop.should_stop() && lns_.run(state_, rng_, o_.lns.windows, stop) > 0) {
-        descend(stop);
+        memory_descent(state_, rng_, stop);
         keep_polished(store, log, "lns");
         again = !forbidden;
       }
@@ -243,7 +206,7 @@ class Worker {
     donor_ = state_.assignment();
     state_.assign(best_x_);
     if (crossover_.run(state_, donor_, rng_, stop) == 0) return;
-    descend(stop);
+    memory_descent(state_, rng_, stop);
     keep_polished(store, log, "cross");
   }
 
@@ -251,142 +214,8 @@ class Worker {
   // Scatter them (each member's price scaled by a random factor) and forget the messages,
   // so the next rounds explore nearby price vectors.
   void perturb() {
-    for (double& b : beta_) b *= 0.5 + rng_.uniform();
-    for (double& p : price_) p *= 0.5 + rng_.uniform();
-    step_ = std::max(step_, o_.prices.scatter_step);
+    prices_.scatter(rng_);
     if (rng_.uniform() < 0.5) trws_.reset_messages();
-  }
-
-  // Raise the price of members whose interval is over the limit, decay the others; or,
-  // per time segment, a subgradient step on the relative overload, with a decaying step.
-  void update_prices() {
-    if (!state_.limited()) return;
-    const Total limit = state_.limit();
-    if (pricing_ == Pricing::kPerTime) {
-      std::vector<Total> diff(price_.size() + 1, 0);
-      for (std::size_t mi : index_.with_memory) {
-        const NodeId v = r_.member_node(mi);
-        const Usage u = r_.member_usage(mi, state_.at(index_.group[mi]));
-        diff[p_.seg_lo(v)] += u;
-        diff[p_.seg_hi(v)] -= u;
-      }
-      Total usage = 0;
-      const double L = std::max(1.0, static_cast<double>(limit));
-      for (std::size_t t = 0; t + 1 < diff.size(); ++t) {
-        usage += diff[t];
-        const double g = (static_cast<double>(usage) - L) / L;
-        price_[t] = std::max(0.0, price_[t] + step_ * alpha_ * g * o_.prices.time_gain);
-      }
-      step_ = std::max(o_.prices.min_step, step_ * o_.prices.step_decay);
-      return;
-    }
-    const PriceOptions& po = o_.prices;
-    for (std::size_t mi : index_.with_memory) {
-      const NodeId v = r_.member_node(mi);
-      if (state_.usage().max(p_.seg_lo(v), p_.seg_hi(v)) > limit)
-        beta_[mi] = beta_[mi] * po.raise + po.raise_add * (1.0 + rng_.uniform());
-      else
-        beta_[mi] *= po.decay;
-    }
-  }
-
-  // Greedy repair at the first overloaded time point: the move with the least cost per unit
-  // of usage removed there, never raising the global peak. Returns whether it is feasible.
-  bool repair(StopControl& stop) {
-    const Total limit = state_.limit();
-    std::vector<std::uint32_t> stamp(r_.num_nodes(), 0);
-    std::uint32_t now = 0;
-    struct Candidate {
-      double score;
-      std::uint32_t g;
-      Strategy s;
-      Total d;
-    };
-    std::vector<Candidate> cands;
-    std::vector<std::uint32_t> groups;
-    const std::size_t max_steps = std::min<std::size_t>(
-        4 * r_.num_nodes() + 100, static_cast<std::size_t>(o_.repair.max_steps));
-    std::size_t forced = 0;
-    for (std::size_t step = 0; step < max_steps; ++step) {
-      if (state_.feasible()) return true;
-      if ((step & 15) == 0 && stop.should_stop()) return false;
-      const std::size_t t = state_.usage().first_above(limit);
-      ++now;
-      cands.clear();
-      groups.clear();
-      index_.live_at(t, [&](std::uint32_t mi) {
-        const std::uint32_t g = index_.group[mi];
-        if (stamp[g] != now) {
-          stamp[g] = now;
-          groups.push_back(g);
-        }
-      });
-      for (std::uint32_t g : groups) {
-        const Strategy cur = state_.at(g);
-        const auto d = state_.deltas(g);
-        for (Strategy s = 0; s < r_.strategies(g); ++s) {
-          if (s == cur) continue;
-          Total reduction = 0;
-          for (std::size_t mj = r_.member_begin(g); mj < r_.member_begin(g + 1); ++mj) {
-            const NodeId w = r_.member_node(mj);
-            if (p_.has_memory(w) && p_.seg_lo(w) <= t && t < p_.seg_hi(w))
-              reduction += Total{r_.member_usage(mj, cur)} - r_.member_usage(mj, s);
-          }
-          if (reduction <= 0) continue;
-          cands.push_back({static_cast<double>(d[s]) / static_cast<double>(reduction), g, s, d[s]});
-        }
-      }
-      if (cands.empty()) return false;
-      std::sort(cands.begin(), cands.end(),
-                [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
-      // Take moves in order of score until t is within the limit: one group moves at most
-      // once per step, with its cost change recomputed (a neighbour may have moved).
-      bool moved = false;
-      ++now;
-      for (const Candidate& c : cands) {
-        if (stamp[c.g] == now) continue;
-        if (!state_.try_move(c.g, c.s, state_.delta(c.g, c.s))) continue;
-        moved = true;
-        stamp[c.g] = now;
-        if (state_.usage().max(t, t + 1) <= limit) break;
-      }
-      // No move fits without raising the peak elsewhere: force the best one, but a repair
-      // that keeps forcing is going round in circles (it happens far over the limit, in the
-      // first rounds, before the prices have risen): give up and leave it to the prices.
-      if (!moved) {
-        if (++forced > static_cast<std::size_t>(o_.repair.forced_moves)) return false;
-        state_.move(cands[0].g, cands[0].s, state_.delta(cands[0].g, cands[0].s));
-      }
-    }
-    return state_.feasible();
-  }
-
-  // Memory-aware 1-opt: improving moves that keep every time point within the limit.
-  void descend(StopControl& stop) { descend(stop, rng_); }
-  void descend(StopControl& stop, Rng& rng) {
-    std::vector<std::uint32_t> order(r_.num_nodes());
-    std::iota(order.begin(), order.end(), 0);
-    std::vector<Strategy> improving;
-    bool improved = true;
-    while (improved && !stop.should_stop()) {
-      improved = false;
-      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-      std::size_t visited = 0;
-      for (std::uint32_t g : order) {
-        if ((++visited & 1023) == 0 && stop.should_stop()) return;
-        const auto d = state_.deltas(g);
-        improving.clear();
-        for (Strategy s = 0; s < r_.strategies(g); ++s)
-          if (d[s] < 0) improving.push_back(s);
-        std::sort(improving.begin(), improving.end(),
-                  [&](Strategy a, Strategy b) { return d[a] < d[b]; });
-        for (Strategy s : improving)
-          if (state_.try_move(g, s, d[s])) {
-            improved = true;
-            break;
-          }
-      }
-    }
   }
 
   // Compound moves (an improving move that memory blocks, paid for by moves that free the
@@ -397,7 +226,7 @@ class Worker {
       const int kept = compound_.run(state_, rng, stop, budget);
       budget -= std::min(budget, compound_.work());
       if (kept == 0) break;
-      descend(stop, rng);
+      memory_descent(state_, rng, stop);
     }
   }
 
@@ -446,12 +275,7 @@ class Worker {
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;
-  Pricing pricing_;
-  std::vector<double> beta_;    // per-member pricing: price multiplier per member
-  std::vector<double> price_;   // per-time pricing: price per time segment
-  std::vector<double> weight_;  // per member, this round
-  double step_ = 1.0;
-  double alpha_;
+  MemoryPrices prices_;
   Total best_cost_ = 0;
   std::vector<Strategy> best_x_;
   int stale_ = 0;

@@ -1,0 +1,219 @@
+// Tests that reach the workers: every worker path on tiny instances with exact mode off,
+// against brute force; the worker's parts (greedy repair, memory-aware descent, memory
+// prices) on their own; the incumbent store's order.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "iopddl/evaluate.hpp"
+#include "iopddl/incumbent.hpp"
+#include "iopddl/stop.hpp"
+#include "lagrange/network.hpp"
+#include "local/descent.hpp"
+#include "local/memory_index.hpp"
+#include "local/repair.hpp"
+#include "local/state.hpp"
+#include "portfolio/memory_prices.hpp"
+#include "reduce/reduced.hpp"
+#include "support.hpp"
+
+using namespace iopddl;
+
+namespace {
+
+// Tiny random instances whose limit binds: the least-memory peak times 1.0-1.3.
+Problem tight_problem(Rng& rng, int max_nodes, double forbidden_share = 0.1) {
+  test::TinySpec spec;
+  spec.forbidden_share = forbidden_share;
+  spec.nodes = 2 + static_cast<int>(rng.below(static_cast<std::uint64_t>(max_nodes - 1)));
+  spec.edges = static_cast<int>(rng.below(10));
+  spec.max_strategies = 4;
+  spec.limit_factor = 1.0 + 0.3 * rng.uniform();
+  return test::random_problem(rng, spec);
+}
+
+// Options that send tiny instances through the workers rather than exact mode, and make
+// every path run within a few rounds: polish after 2 stale rounds, compound moves on every
+// round answer.
+SolverOptions worker_options(int round) {
+  SolverOptions o = test::deterministic_options(12);
+  o.exact.max_nodes = 0;
+  o.stale_rounds = 2;
+  o.compound.within_percent = 1000;
+  const Pricing pricings[] = {Pricing::kPerMember, Pricing::kPerTime, Pricing::kMixed};
+  o.pricing = pricings[round % 3];
+  o.seed = static_cast<std::uint64_t>(round + 1);
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("the workers reach the brute-force optimum of tiny instances with exact mode off") {
+  Rng rng(21);
+  int instances = 0;
+  for (int round = 0; round < 60; ++round) {
+    const Problem p = tight_problem(rng, 6);
+    const auto best = test::brute_force_optimum(p);
+    if (!best) continue;  // infeasible: the portfolio proves it before any worker runs
+    CAPTURE(round);
+    const test::Outcome out = test::solve_checked(p, worker_options(round));
+    CHECK(out.result.status == SolveStatus::kFeasible);  // never "optimal": no exact mode
+    REQUIRE(out.cost.has_value());
+    // Exact windows of up to 40 nodes cover these instances whole once a worker polishes.
+    CHECK(*out.cost == *best);
+    ++instances;
+  }
+  CHECK(instances >= 40);
+}
+
+TEST_CASE("greedy repair makes an overloaded state fit, and leaves a fitting one alone") {
+  // Three nodes in a row, each with a cheap heavy strategy and a dear light one; the
+  // middle one overlaps both others. One or two light picks fit; repair must find a fit.
+  ProblemBuilder b;
+  const std::vector<Cost> c{0, 5};
+  const std::vector<Usage> u{10, 2};
+  b.add_node(0, 4, c, u);
+  b.add_node(2, 6, c, u);
+  b.add_node(5, 8, c, u);  // overlaps only the second
+  b.set_usage_limit(12);
+  const Problem p = std::move(b).build();
+  const Reduced r = Reduced::build(p, false);
+  const MemoryIndex index(r);
+  LocalState state(r);
+  StopControl stop;
+  state.assign({0, 0, 0});  // 20 at [2, 4) and [5, 6)
+  REQUIRE_FALSE(state.feasible());
+  CHECK(greedy_repair(state, index, RepairOptions{}, stop));
+  CHECK(state.feasible());
+  const Evaluation e = evaluate(p, r.expand(state.assignment()));
+  CHECK(e.feasible);
+  CHECK(e.cost == state.cost());
+  CHECK(state.cost() <= 10);  // at most one move per overloaded point
+  const std::vector<Strategy> fitted = state.assignment();
+  CHECK(greedy_repair(state, index, RepairOptions{}, stop));
+  CHECK(state.assignment() == fitted);
+}
+
+TEST_CASE("greedy repair keeps every state exact and reports truthfully whether it fits") {
+  Rng rng(5);
+  for (int round = 0; round < 300; ++round) {
+    const Problem p = tight_problem(rng, 7, 0.0);  // sums of forbidden entries saturate
+    const Reduced r = Reduced::build(p, false);
+    const MemoryIndex index(r);
+    LocalState state(r);
+    std::vector<Strategy> x(r.num_nodes());
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      x[g] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(g))));
+    state.assign(x);
+    StopControl stop;
+    const bool fits = greedy_repair(state, index, RepairOptions{}, stop);
+    const Evaluation e = evaluate(p, r.expand(state.assignment()));
+    CHECK(fits == e.feasible);
+    CHECK(e.cost == state.cost());
+  }
+}
+
+TEST_CASE("memory-aware descent ends at a 1-opt optimum within the limit, never dearer") {
+  Rng rng(8);
+  for (int round = 0; round < 200; ++round) {
+    const Problem p = tight_problem(rng, 7, 0.0);
+    const Reduced r = Reduced::build(p, false);
+    LocalState state(r);
+    state.assign(least_memory_assignment(p));  // feasible whenever the instance is
+    if (!state.feasible()) continue;
+    const Total before = state.cost();
+    StopControl stop;
+    memory_descent(state, rng, stop);
+    const std::vector<Strategy> x = state.assignment();
+    const Evaluation e = evaluate(p, r.expand(x));
+    REQUIRE(e.feasible);
+    CHECK(e.cost == state.cost());
+    CHECK(state.cost() <= before);
+    // No single move is both cheaper and within the limit (checked by the evaluator).
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      for (Strategy s = 0; s < r.strategies(g); ++s) {
+        std::vector<Strategy> y = x;
+        y[g] = s;
+        const Evaluation f = evaluate(p, r.expand(y));
+        CHECK_FALSE((f.feasible && f.cost < e.cost));
+      }
+  }
+}
+
+TEST_CASE("memory prices rise on overloaded members, decay elsewhere, and price the network") {
+  // Member 0 is live where the limit is exceeded, member 1 where it is not.
+  ProblemBuilder b;
+  const std::vector<Cost> c{0, 1};
+  const std::vector<Usage> u{8, 1};
+  b.add_node(0, 2, c, u);
+  b.add_node(0, 2, c, u);
+  b.add_node(5, 6, c, u);
+  b.set_usage_limit(12);
+  const Problem p = std::move(b).build();
+  const Reduced r = Reduced::build(p, false);
+  const MemoryIndex index(r);
+  LocalState state(r);
+  state.assign({0, 0, 0});  // 16 at [0, 2): over; 8 at [5, 6): within
+  Rng rng(3);
+  PriceOptions o;
+  MemoryPrices member(r, index, Pricing::kPerMember, 1.0, o);
+  member.update(state, rng);
+  std::vector<double> w = member.absolute();
+  CHECK(w[0] > 0);
+  CHECK(w[1] > 0);
+  CHECK(w[2] == 0);  // never overloaded, decayed from 0
+  member.update(state, rng);
+  CHECK(member.absolute()[0] > w[0]);  // raised again
+  state.assign({1, 1, 0});            // now within the limit everywhere
+  w = member.absolute();
+  member.update(state, rng);
+  CHECK(member.absolute()[0] == doctest::Approx(w[0] * o.decay));
+  // The priced network: each unary is the cost plus the member's weight times its usage.
+  CostNetwork net = CostNetwork::from_reduced(r);
+  member.price(net);
+  const std::vector<double>& weight = member.weights();
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+    for (Strategy s = 0; s < r.strategies(g); ++s)
+      CHECK(net.unary(g)[s] ==
+            doctest::Approx(static_cast<double>(c[static_cast<std::size_t>(s)]) +
+                            weight[g] * static_cast<double>(u[static_cast<std::size_t>(s)])));
+  // Per time: a subgradient step raises the prices of the overloaded segments only, and a
+  // member pays the sum over its segments.
+  MemoryPrices timed(r, index, Pricing::kPerTime, 1.0, o);
+  state.assign({0, 0, 0});
+  timed.update(state, rng);
+  timed.price(net);
+  CHECK(timed.weights()[0] > 0);
+  CHECK(timed.weights()[0] == doctest::Approx(timed.weights()[1]));
+  CHECK(timed.weights()[2] == 0);
+  // Absolute prices survive a round trip through another worker's unit.
+  MemoryPrices other(r, index, Pricing::kPerMember, 4.0, o);
+  other.set_absolute(member.absolute());
+  const std::vector<double> a = member.absolute(), b2 = other.absolute();
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(b2[i] == doctest::Approx(a[i]));
+}
+
+TEST_CASE("the incumbent store keeps the cheapest answer, ties to the smaller, and logs gains") {
+  StopControl clock;
+  IncumbentStore store(&clock);
+  CHECK_FALSE(store.has_solution());
+  CHECK(store.offer({2, 2}, 10, "a"));
+  CHECK_FALSE(store.offer({3, 0}, 11, "b"));  // dearer
+  CHECK_FALSE(store.offer({2, 3}, 10, "c"));  // as cheap, lexicographically larger
+  CHECK(store.offer({1, 5}, 10, "d"));        // as cheap, smaller: kept, not an improvement
+  CHECK(store.assignment() == std::vector<Strategy>{1, 5});
+  CHECK(store.offer({4, 4}, 7, "e"));
+  CHECK(store.cost() == 7);
+  const auto history = store.history();
+  REQUIRE(history.size() == 2);
+  CHECK(history[0].source == "a");
+  CHECK(history[1].source == "e");
+  CHECK(history[1].cost == 7);
+  // The same answers offered in another order end the same: the order does not matter.
+  IncumbentStore other(&clock);
+  for (auto [x, cost] : std::vector<std::pair<std::vector<Strategy>, Total>>{
+           {{4, 4}, 7}, {{1, 5}, 10}, {{2, 3}, 10}, {{2, 2}, 10}})
+    other.offer(x, cost, "x");
+  CHECK(other.assignment() == store.assignment());
+}
