@@ -16,6 +16,9 @@ enum class SolveStatus {
   kNoSolution,  // stopped before any feasible assignment was found
 };
 
+// "optimal", "feasible", "infeasible", "no solution": as the JSON result and the log say.
+const char* status_name(SolveStatus status);
+
 struct SolveResult {
   SolveStatus status = SolveStatus::kNoSolution;
   std::string note;  // e.g. which component proved optimality

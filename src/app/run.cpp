@@ -280,20 +280,7 @@ int solve_and_print(Run& run, const MpiSession& session) {
     std::fprintf(stderr, "internal error: %s\n", e.what());
     result.status = run.store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution;
   }
-  switch (result.status) {
-    case SolveStatus::kOptimal:
-      run.status = "optimal";
-      break;
-    case SolveStatus::kFeasible:
-      run.status = "feasible";
-      break;
-    case SolveStatus::kInfeasible:
-      run.status = "infeasible";
-      break;
-    case SolveStatus::kNoSolution:
-      run.status = "no solution";
-      break;
-  }
+  run.status = status_name(result.status);
   if (run.store.has_solution() && run.rank == 0) {
     // The reference evaluator has the last word on what we print.
     Evaluation e = evaluate(problem, run.store.assignment());

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "iopddl/io.hpp"
+#include "json_scan.hpp"
 #include "iopddl/stop.hpp"
 
 namespace iopddl {
@@ -54,27 +55,13 @@ class Reader {
   // Why simdjson found the brackets unbalanced: content after the top-level value, or a
   // document cut short. Only on the error path, so a plain scan.
   std::string unbalanced() const {
-    std::size_t depth = 0, i = 0;
-    bool in_string = false;
-    for (; i < size_; ++i) {
-      const char c = bytes_[i];
-      if (in_string) {
-        if (c == '\\') ++i;
-        else if (c == '"') in_string = false;
-      } else if (c == '"') {
-        in_string = true;
-      } else if (c == '{' || c == '[') {
-        ++depth;
-      } else if ((c == '}' || c == ']') && depth > 0 && --depth == 0) {
-        ++i;
-        break;
-      }
+    const std::string_view text(bytes_, size_);
+    const std::size_t end = end_of_first_value(text);
+    if (end != std::string_view::npos) {
+      const std::size_t next = text.find_first_not_of(" \t\r\n", end);
+      if (next != std::string_view::npos)
+        return "unexpected content after the JSON document (at byte " + std::to_string(next) + ")";
     }
-    while (i < size_ && (bytes_[i] == ' ' || bytes_[i] == '\n' || bytes_[i] == '\r' ||
-                         bytes_[i] == '\t'))
-      ++i;
-    if (depth == 0 && i < size_)
-      return "unexpected content after the JSON document (at byte " + std::to_string(i) + ")";
     return "the document ends in the middle of an object or array (truncated?)";
   }
 

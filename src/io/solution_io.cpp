@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "iopddl/io.hpp"
+#include "json_scan.hpp"
 
 namespace iopddl {
 namespace {
@@ -24,29 +25,6 @@ std::vector<Strategy> parse_list(simdjson::dom::element v, const std::string& wh
   return result;
 }
 
-// Why `text` (which does not parse) is not one JSON value: something after a value, or not
-// JSON at all.
-std::string why_not_json(std::string_view text, char open, char close) {
-  std::size_t depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == open) {
-      ++depth;
-    } else if (c == close && depth > 0 && --depth == 0) {
-      if (text.find_first_not_of(" \t\r\n", i + 1) != std::string_view::npos)
-        return "unexpected content after the ";
-      break;
-    }
-  }
-  return "";
-}
-
 }  // namespace
 
 std::vector<Strategy> read_solution(const std::string& path) {
@@ -59,7 +37,7 @@ std::vector<Strategy> read_solution(const std::string& path) {
   simdjson::dom::element doc;
   if (text[first] == '{') {  // our JSON result
     if (parser.parse(text.data(), text.size()).get(doc)) {
-      if (!why_not_json(text, '{', '}').empty())
+      if (content_after_first_value(text))
         throw InputError(path + ": unexpected content after the JSON object");
       throw InputError(path + ": not a JSON object");
     }
@@ -77,7 +55,7 @@ std::vector<Strategy> read_solution(const std::string& path) {
     throw InputError(path + ": last line is not an assignment (a contest output ends with " +
                      "[s0, s1, ...]): " + std::string(line.substr(0, 60)));
   if (parser.parse(line.data(), line.size()).get(doc)) {
-    if (!why_not_json(line, '[', ']').empty())
+    if (content_after_first_value(line))
       throw InputError(path + ": last line: unexpected content after the assignment");
     throw InputError(path + ": last line is not a JSON array");
   }

@@ -2,6 +2,16 @@
 
 namespace iopddl {
 
+const char* status_name(SolveStatus status) {
+  switch (status) {
+    case SolveStatus::kOptimal: return "optimal";
+    case SolveStatus::kFeasible: return "feasible";
+    case SolveStatus::kInfeasible: return "infeasible";
+    case SolveStatus::kNoSolution: break;
+  }
+  return "no solution";
+}
+
 SolveResult solve(const Problem& problem, const SolverOptions& options, StopControl& stop,
                   IncumbentStore& store, Log& log) {
   switch (options.algorithm) {
