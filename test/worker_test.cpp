@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "iopddl/evaluate.hpp"
@@ -12,6 +13,7 @@
 #include "lagrange/network.hpp"
 #include "local/descent.hpp"
 #include "local/memory_index.hpp"
+#include "local/neighbourhood.hpp"
 #include "local/repair.hpp"
 #include "local/state.hpp"
 #include "portfolio/memory_prices.hpp"
@@ -216,4 +218,36 @@ TEST_CASE("the incumbent store keeps the cheapest answer, ties to the smaller, a
            {{4, 4}, 7}, {{1, 5}, 10}, {{2, 3}, 10}, {{2, 2}, 10}})
     other.offer(x, cost, "x");
   CHECK(other.assignment() == store.assignment());
+}
+
+TEST_CASE("a neighbourhood's statistics count its batches, improving moves and exact gain") {
+  Rng rng(31);
+  int improved = 0;
+  for (int round = 0; round < 100; ++round) {
+    const Problem p = tight_problem(rng, 7, 0.0);
+    const Reduced r = Reduced::build(p, false);
+    const MemoryIndex index(r);
+    LocalState state(r);
+    state.assign(least_memory_assignment(p));
+    if (!state.feasible()) continue;
+    TreeBlocks tree(r, &index, TreeBlockOptions{});
+    tree.set_blocks(5);
+    ExactWindows windows(r, &index, WindowOptions{});
+    StopControl stop;
+    const Total start = state.cost();
+    int moves = tree.run(state, rng, stop);
+    const Total after_tree = state.cost();
+    moves += windows.run(state, rng, stop);
+    CHECK(std::string(tree.name()) == "tree");
+    CHECK(tree.stats().calls == 1);
+    CHECK(windows.stats().calls == 1);
+    CHECK(tree.stats().gain == start - after_tree);
+    CHECK(windows.stats().gain == after_tree - state.cost());
+    CHECK(tree.stats().improvements + windows.stats().improvements ==
+          static_cast<std::uint64_t>(moves));
+    CHECK((tree.stats().gain > 0) == (tree.stats().improvements > 0));
+    improved += moves > 0;
+    CHECK(evaluate(p, r.expand(state.assignment())).cost == state.cost());
+  }
+  CHECK(improved > 10);
 }

@@ -1,6 +1,11 @@
 // The solver entry point shared by every mode of the tool (and, later, every MPI rank).
 #pragma once
 
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "iopddl/incumbent.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/options.hpp"
@@ -19,9 +24,23 @@ enum class SolveStatus {
 // "optimal", "feasible", "infeasible", "no solution": as the JSON result and the log say.
 const char* status_name(SolveStatus status);
 
+// What one neighbourhood of the workers' polish cost and gained, summed over the workers
+// (of this process).
+struct NeighbourhoodReport {
+  std::string name;
+  std::uint64_t calls = 0;         // batches run
+  std::uint64_t improvements = 0;  // moves that lowered the cost
+  Total gain = 0;                  // cost they removed, in all
+  double seconds = 0;              // time spent in the batches
+};
+
 struct SolveResult {
+  SolveResult(SolveStatus s = SolveStatus::kNoSolution, std::string why = "",
+              std::vector<NeighbourhoodReport> reports = {})
+      : status(s), note(std::move(why)), neighbourhoods(std::move(reports)) {}
   SolveStatus status = SolveStatus::kNoSolution;
   std::string note;  // e.g. which component proved optimality
+  std::vector<NeighbourhoodReport> neighbourhoods;  // the portfolio's (empty otherwise)
 };
 
 // Runs until the stop control says stop (deadline, request or work budget) or the search

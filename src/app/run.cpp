@@ -62,6 +62,7 @@ struct Run {
   bool printed = false;
   std::string status = "no solution";
   std::string output_error;  // why --output could not be written ("" if it was)
+  std::vector<NeighbourhoodReport> neighbourhoods;  // set once the search has ended
 };
 
 // The JSON result of --output (see README).
@@ -86,6 +87,13 @@ std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
     out << (i ? "," : "") << "{\"seconds\":" << history[i].seconds
         << ",\"cost\":" << to_string(history[i].cost) << ",\"source\":\""
         << escape_json(history[i].source) << "\"}";
+  out << "],\"neighbourhoods\":[";
+  for (std::size_t i = 0; i < run.neighbourhoods.size(); ++i) {
+    const NeighbourhoodReport& n = run.neighbourhoods[i];
+    out << (i ? "," : "") << "{\"name\":\"" << n.name << "\",\"calls\":" << n.calls
+        << ",\"improvements\":" << n.improvements << ",\"gain\":" << to_string(n.gain)
+        << ",\"seconds\":" << n.seconds << "}";
+  }
   out << "],\"settings\":\"" << escape_json(run.settings.settings_text) << "\"}\n";
   return out.str();
 }
@@ -281,6 +289,16 @@ int solve_and_print(Run& run, const MpiSession& session) {
     result.status = run.store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution;
   }
   run.status = status_name(result.status);
+  {
+    std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
+    run.neighbourhoods = result.neighbourhoods;
+  }
+  if (settings.stats)
+    for (const NeighbourhoodReport& n : result.neighbourhoods)
+      run.log.info("neighbourhood %s: %llu batches, %llu improving moves, gain %s, %.2f s",
+                   n.name.c_str(), static_cast<unsigned long long>(n.calls),
+                   static_cast<unsigned long long>(n.improvements), to_string(n.gain).c_str(),
+                   n.seconds);
   if (run.store.has_solution() && run.rank == 0) {
     // The reference evaluator has the last word on what we print.
     Evaluation e = evaluate(problem, run.store.assignment());

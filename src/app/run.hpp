@@ -25,6 +25,7 @@ struct RunSettings {
   double time_limit = 0;    // seconds from process start; <= 0: no limit
   std::string output_path;  // JSON result ("" = none)
   bool quiet = false;
+  bool stats = false;  // progress lines with what each neighbourhood cost and gained
   SolverOptions solver;
   DistributedOptions distributed;  // used by builds with MPI
   std::string settings_text;       // effective options, copied into the JSON result

@@ -14,6 +14,10 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
   t.short_name("time-limit", "-t");
   t.flag("quiet", "No progress lines", s.quiet);
   t.short_name("quiet", "-q");
+  t.flag("stats",
+         "Report what each neighbourhood of the polish cost and gained (progress lines; the "
+         "JSON result always has them)",
+         s.stats);
   t.unsigned_integer("seed", "Seed of every random choice", o.seed, 0, kMax64);
   t.integer("threads",
             "Worker threads (0: one per core; under MPI, per rank, and 0 means 1; more than " +

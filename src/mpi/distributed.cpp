@@ -274,7 +274,8 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   if (rank == 0)
     log.info("lower bound %s (%s)", to_string(lower_bound).c_str(),
              bound_from_regions ? "the regions' dual" : "every node and edge at its cheapest");
-  return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
+  return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
+          portfolio.neighbourhood_reports()};
 }
 
 }  // namespace iopddl::mpi

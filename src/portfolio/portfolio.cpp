@@ -27,6 +27,7 @@
 #include "../local/memory_index.hpp"
 #include "../local/repair.hpp"
 #include "../local/state.hpp"
+#include "../local/neighbourhood.hpp"
 #include "../local/tree_block.hpp"
 #include "../lagrange/time_prices.hpp"
 #include "../lagrange/trws.hpp"
@@ -130,6 +131,10 @@ class Worker {
     }
   }
 
+  // The neighbourhoods of the polish, in the order it runs them.
+  std::vector<const Neighbourhood*> neighbourhoods() const {
+    return {&tree_, &lns_, &compound_, &crossover_};
+  }
   const std::vector<Strategy>& best() const { return best_x_; }
   Total best_cost() const { return best_cost_; }
   void adopt(const std::vector<Strategy>& x, Total cost) {
@@ -184,11 +189,12 @@ class Worker {
     const int blocks = forbidden ? o_.tree.blocks_while_forbidden : o_.tree.blocks;
     for (bool again = true; again;) {
       again = false;
-      while (!stop.should_stop() && tree_.run(state_, rng_, blocks, static_cast<std::size_t>(o_.tree.size), stop) > 0) {
+      tree_.set_blocks(blocks);
+      while (!stop.should_stop() && tree_.run(state_, rng_, stop) > 0) {
         memory_descent(state_, rng_, stop);
         keep_polished(store, log, "tree");
       }
-      while (!stop.should_stop() && lns_.run(state_, rng_, o_.lns.windows, stop) > 0) {
+      while (!stop.should_stop() && lns_.run(state_, rng_, stop) > 0) {
         memory_descent(state_, rng_, stop);
         keep_polished(store, log, "lns");
         again = !forbidden;
@@ -203,9 +209,9 @@ class Worker {
   // it made N worse (tuning.csv: crossover).
   void cross(StopControl& stop, IncumbentStore& store, Log& log) {
     if (!polished_ || best_x_.empty() || !state_.feasible() || state_.cost() <= best_cost_) return;
-    donor_ = state_.assignment();
+    crossover_.set_donor(state_.assignment());
     state_.assign(best_x_);
-    if (crossover_.run(state_, donor_, rng_, stop) == 0) return;
+    if (crossover_.run(state_, rng_, stop) == 0) return;
     memory_descent(state_, rng_, stop);
     keep_polished(store, log, "cross");
   }
@@ -223,7 +229,8 @@ class Worker {
   void trade(StopControl& stop, Rng& rng) {
     std::uint64_t budget = static_cast<std::uint64_t>(o_.compound.budget) * net_.table_size();
     while (!stop.should_stop() && budget > 0) {
-      const int kept = compound_.run(state_, rng, stop, budget);
+      compound_.set_budget(budget);
+      const int kept = compound_.run(state_, rng, stop);
       budget -= std::min(budget, compound_.work());
       if (kept == 0) break;
       memory_descent(state_, rng, stop);
@@ -267,11 +274,10 @@ class Worker {
   LocalState state_;
   CostNetwork net_;  // the priced problem: node costs plus memory prices
   Trws trws_;
-  WindowSearch lns_;
-  TreeBlockSearch tree_;
-  CompoundMoves compound_;
-  Crossover crossover_;
-  std::vector<Strategy> donor_;  // cross(): the answer donating to the best
+  ExactWindows lns_;
+  TreeBlocks tree_;
+  Compound compound_;
+  Crossing crossover_;
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;
@@ -405,6 +411,23 @@ void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t roun
   for (auto& t : pool) t.join();
 }
 
+std::vector<NeighbourhoodReport> Portfolio::neighbourhood_reports() const {
+  std::vector<NeighbourhoodReport> reports;
+  for (const auto& w : workers_) {
+    const auto list = w->neighbourhoods();
+    reports.resize(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const NeighbourhoodStats& s = list[i]->stats();
+      reports[i].name = list[i]->name();
+      reports[i].calls += s.calls;
+      reports[i].improvements += s.improvements;
+      reports[i].gain += s.gain;
+      reports[i].seconds += s.seconds;
+    }
+  }
+  return reports;
+}
+
 std::pair<std::vector<Strategy>, Total> Portfolio::best() const {
   std::pair<std::vector<Strategy>, Total> result{{}, 0};
   for (const auto& w : workers_)  // in worker order, ties to the lower index: deterministic
@@ -438,7 +461,8 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
     return result;
   const std::uint64_t rounds = o.deterministic ? o.work_limit : UINT64_MAX;
   portfolio.run(stop, store, rounds);
-  return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
+  return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
+          portfolio.neighbourhood_reports()};
 }
 
 }  // namespace iopddl

@@ -40,6 +40,9 @@ class Portfolio {
   // reduced() and run() have anything to work on.
   bool ready() const { return reduced_ != nullptr; }
   const Reduced& reduced() const { return *reduced_; }
+  // What each neighbourhood of the polish cost and gained, summed over the workers (call
+  // between runs: the workers' threads are joined then).
+  std::vector<NeighbourhoodReport> neighbourhood_reports() const;
   // The best reduced assignment over the workers (empty if none) and its cost.
   std::pair<std::vector<Strategy>, Total> best() const;
   // Every worker continues from `x` if it beats its own best.

@@ -25,6 +25,7 @@ grep -q "seed=9" cfg.toml || fail "dump-config lacks the seed: $(cat cfg.toml)"
 "$bin" solve "$src/examples/example.json" --config cfg.toml -o res.json > out.txt || fail "config run"
 "$bin" evaluate --json "$src/examples/example.json" res.json | grep -q '"cost":445' || fail "result"
 grep -q '"status":"optimal"' res.json || fail "the example's optimum is not reported as proven: $(cat res.json)"
+grep -q '"neighbourhoods":\[' res.json || fail "the result has no neighbourhood statistics: $(cat res.json)"
 echo "[0, 0, 1, 1, 0]" > over.txt
 "$bin" evaluate "$src/examples/example.json" over.txt > /dev/null; rc=$?
 [[ $rc -eq 1 ]] || fail "infeasible solution: exit $rc, expected 1"
