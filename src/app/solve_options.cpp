@@ -4,10 +4,13 @@
 
 namespace iopddl::app {
 
-void describe_solve_options(OptionTable& t, RunSettings& s) {
-  constexpr double kAny = std::numeric_limits<double>::max();
-  constexpr int kMaxInt = std::numeric_limits<int>::max();
-  constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
+namespace {
+
+constexpr double kAny = std::numeric_limits<double>::max();
+constexpr int kMaxInt = std::numeric_limits<int>::max();
+constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
+
+void describe_run(OptionTable& t, RunSettings& s) {
   SolverOptions& o = s.solver;
   t.number("time-limit", "Seconds from process start (0: run until the search ends)",
            s.time_limit, 0, kAny, "a finite number of seconds");
@@ -42,7 +45,9 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
             "While a worker's best picks a forbidden entry, it also polishes every this many "
             "rounds without improvement",
             o.stale_while_forbidden, 1, kMaxInt);
+}
 
+void describe_prices(OptionTable& t, SolverOptions& o) {
   const std::string prices = "Prices (memory multipliers of the pricing rounds)";
   PriceOptions& po = o.prices;
   t.number_list("prices.scales",
@@ -65,13 +70,17 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
   t.number("prices.repair-below",
            "Rounds after the first over this multiple of the limit are left to the prices",
            po.repair_below, 1, kAny, "a number", prices);
+}
 
+void describe_trws(OptionTable& t, SolverOptions& o) {
   const std::string trws = "Message passing (TRW-S on the priced problem)";
   t.integer("trws.iterations", "TRW-S iterations per pricing round", o.trws.iterations, 1,
             kMaxInt, trws);
   t.integer("trws.descent-passes", "Priced 1-opt passes on TRW-S's rounding",
             o.trws.descent_passes, 0, kMaxInt, trws);
+}
 
+void describe_local(OptionTable& t, SolverOptions& o) {
   const std::string local = "Local search (repair and neighbourhoods)";
   t.integer("repair.forced-moves", "Moves a greedy repair may force before it gives up",
             o.repair.forced_moves, 0, kMaxInt, local);
@@ -108,7 +117,9 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
             o.lns.node_limit, 1, kMaxInt, local);
   t.integer("crossover.passes", "Passes over the components of a crossover", o.crossover.passes,
             0, kMaxInt, local);
+}
 
+void describe_exact(OptionTable& t, SolverOptions& o) {
   const std::string exact = "Presolve and exact mode";
   t.flag("presolve.enabled", "Exact presolve (false: every node its own group)",
          o.presolve.enabled, exact);
@@ -119,9 +130,10 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
             o.exact.max_nodes, 0, kMaxInt, exact);
   t.integer("exact.search-nodes", "Search nodes of exact mode before it gives up",
             o.exact.search_nodes, 1, kMaxInt, exact);
+}
 
+void describe_distributed(OptionTable& t, DistributedOptions& d) {
   // Distributed runs: read and printed by every build, used under mpirun only.
-  DistributedOptions& d = s.distributed;
   const std::string mpi = "Distributed (used under mpirun)";
   t.number("checkpoint-interval", "Seconds between checkpoints", d.checkpoint_seconds, 1e-3, kAny,
            "a finite number of seconds", mpi);
@@ -145,6 +157,17 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
            "a number", mpi);
   t.number("region-step-rounds", "The regions' time prices: rounds over which the step halves",
            d.region_step_rounds, 1e-9, kAny, "a positive number", mpi);
+}
+
+}  // namespace
+
+void describe_solve_options(OptionTable& t, RunSettings& s) {
+  describe_run(t, s);
+  describe_prices(t, s.solver);
+  describe_trws(t, s.solver);
+  describe_local(t, s.solver);
+  describe_exact(t, s.solver);
+  describe_distributed(t, s.distributed);
 }
 
 void check_solve_options(const RunSettings& s) {
