@@ -1,5 +1,7 @@
 #include "network.hpp"
 
+#include "../util/incidence.hpp"
+
 #include <algorithm>
 
 namespace iopddl {
@@ -24,41 +26,29 @@ CostNetwork CostNetwork::from_reduced(const Reduced& r) {
 }
 
 std::uint32_t CostNetwork::add_node(Strategy k) {
-  k_.push_back(k);
-  ubegin_.push_back(ubegin_.back() + static_cast<std::uint64_t>(k));
-  unary_.resize(ubegin_.back(), 0.0);
-  return static_cast<std::uint32_t>(k_.size() - 1);
+  Graph& g = *g_;
+  g.k.push_back(k);
+  g.ubegin.push_back(g.ubegin.back() + static_cast<std::uint64_t>(k));
+  unary_.resize(g.ubegin.back(), 0.0);
+  return static_cast<std::uint32_t>(g.k.size() - 1);
 }
 
 std::uint32_t CostNetwork::add_edge(std::uint32_t u, std::uint32_t v) {
-  eu_.push_back(u);
-  ev_.push_back(v);
-  tbegin_.push_back(tbegin_.back() + static_cast<std::uint64_t>(k_[u]) * k_[v]);
-  table_.resize(tbegin_.back(), 0.0);
-  return static_cast<std::uint32_t>(eu_.size() - 1);
+  Graph& g = *g_;
+  g.eu.push_back(u);
+  g.ev.push_back(v);
+  g.tbegin.push_back(g.tbegin.back() + static_cast<std::uint64_t>(g.k[u]) * g.k[v]);
+  g.table.resize(g.tbegin.back(), 0.0);
+  return static_cast<std::uint32_t>(g.eu.size() - 1);
 }
 
-void CostNetwork::finish() {
-  const std::size_t n = k_.size();
-  adj_begin_.assign(n + 1, 0);
-  for (std::size_t e = 0; e < eu_.size(); ++e) {
-    ++adj_begin_[eu_[e] + 1];
-    ++adj_begin_[ev_[e] + 1];
-  }
-  for (std::size_t g = 0; g < n; ++g) adj_begin_[g + 1] += adj_begin_[g];
-  adj_.resize(adj_begin_[n]);
-  std::vector<std::uint64_t> fill(adj_begin_.begin(), adj_begin_.end() - 1);
-  for (std::uint32_t e = 0; e < eu_.size(); ++e) {
-    adj_[fill[eu_[e]]++] = e;
-    adj_[fill[ev_[e]]++] = e;
-  }
-}
+void CostNetwork::finish() { build_incidence(g_->k.size(), g_->eu, g_->ev, g_->adj_begin, g_->adj); }
 
 double CostNetwork::energy(const std::vector<Strategy>& x) const {
   double total = 0;
   for (std::uint32_t g = 0; g < num_nodes(); ++g) total += unary(g)[x[g]];
   for (std::uint32_t e = 0; e < num_edges(); ++e)
-    total += table(e)[static_cast<std::size_t>(x[eu_[e]]) * k_[ev_[e]] + x[ev_[e]]];
+    total += table(e)[static_cast<std::size_t>(x[g_->eu[e]]) * g_->k[g_->ev[e]] + x[g_->ev[e]]];
   return total;
 }
 
@@ -67,10 +57,10 @@ void CostNetwork::descend(std::vector<Strategy>& x, int passes) const {
   for (int pass = 0; pass < passes; ++pass) {
     bool changed = false;
     for (std::uint32_t g = 0; g < num_nodes(); ++g) {
-      score.assign(unary(g), unary(g) + k_[g]);
+      score.assign(unary(g), unary(g) + g_->k[g]);
       for (std::uint32_t e : incident(g)) {
         const std::uint32_t o = other(e, g);
-        for (Strategy s = 0; s < k_[g]; ++s) score[s] += entry(e, g, s, x[o]);
+        for (Strategy s = 0; s < g_->k[g]; ++s) score[s] += entry(e, g, s, x[o]);
       }
       const auto best =
           static_cast<Strategy>(std::min_element(score.begin(), score.end()) - score.begin());

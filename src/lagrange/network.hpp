@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -16,39 +17,42 @@ namespace iopddl {
 // above any real cost, far below overflow.
 inline constexpr double kInfinite = 1e18;
 
+// Copies share the graph and the edge tables, which never change once built (finish()), and
+// own their unaries: every worker prices its own copy of one network.
 class CostNetwork {
  public:
   // The reduced problem's graph; unary = its node costs, forbidden entries at 1e18.
   static CostNetwork from_reduced(const Reduced& r);
 
-  // Building by hand: nodes first, then edges (table row-major in u's strategy), then
-  // finish() before use.
+  // Building by hand: nodes first, then edges (table row-major in u's strategy, filled via
+  // the writable table() before the network is first copied), then finish() before use.
   std::uint32_t add_node(Strategy k);
   std::uint32_t add_edge(std::uint32_t u, std::uint32_t v);  // table zeroed, filled via table()
   void finish();
 
-  std::size_t num_nodes() const { return k_.size(); }
-  std::size_t num_edges() const { return eu_.size(); }
-  Strategy strategies(std::uint32_t g) const { return k_[g]; }
-  double* unary(std::uint32_t g) { return unary_.data() + ubegin_[g]; }
-  const double* unary(std::uint32_t g) const { return unary_.data() + ubegin_[g]; }
+  std::size_t num_nodes() const { return g_->k.size(); }
+  std::size_t num_edges() const { return g_->eu.size(); }
+  Strategy strategies(std::uint32_t g) const { return g_->k[g]; }
+  double* unary(std::uint32_t g) { return unary_.data() + g_->ubegin[g]; }
+  const double* unary(std::uint32_t g) const { return unary_.data() + g_->ubegin[g]; }
   std::size_t unary_size() const { return unary_.size(); }
-  std::size_t table_size() const { return table_.size(); }  // entries of all edge tables
-  std::size_t unary_begin(std::uint32_t g) const { return ubegin_[g]; }
-  std::uint32_t edge_u(std::uint32_t e) const { return eu_[e]; }
-  std::uint32_t edge_v(std::uint32_t e) const { return ev_[e]; }
-  double* table(std::uint32_t e) { return table_.data() + tbegin_[e]; }
-  const double* table(std::uint32_t e) const { return table_.data() + tbegin_[e]; }
+  std::size_t table_size() const { return g_->table.size(); }  // entries of all edge tables
+  std::size_t unary_begin(std::uint32_t g) const { return g_->ubegin[g]; }
+  std::uint32_t edge_u(std::uint32_t e) const { return g_->eu[e]; }
+  std::uint32_t edge_v(std::uint32_t e) const { return g_->ev[e]; }
+  // Writable while building only (the tables are shared by copies).
+  double* table(std::uint32_t e) { return g_->table.data() + g_->tbegin[e]; }
+  const double* table(std::uint32_t e) const { return g_->table.data() + g_->tbegin[e]; }
   std::span<const std::uint32_t> incident(std::uint32_t g) const {
-    return {adj_.data() + adj_begin_[g], adj_begin_[g + 1] - adj_begin_[g]};
+    return {g_->adj.data() + g_->adj_begin[g], g_->adj_begin[g + 1] - g_->adj_begin[g]};
   }
   std::uint32_t other(std::uint32_t e, std::uint32_t g) const {
-    return eu_[e] == g ? ev_[e] : eu_[e];
+    return g_->eu[e] == g ? g_->ev[e] : g_->eu[e];
   }
   // Edge e's cost for each strategy s of g, the other end at `other`.
   double entry(std::uint32_t e, std::uint32_t g, Strategy s, Strategy other) const {
-    return eu_[e] == g ? table(e)[static_cast<std::size_t>(s) * k_[ev_[e]] + other]
-                       : table(e)[static_cast<std::size_t>(other) * k_[g] + s];
+    return g_->eu[e] == g ? table(e)[static_cast<std::size_t>(s) * g_->k[g_->ev[e]] + other]
+                          : table(e)[static_cast<std::size_t>(other) * g_->k[g] + s];
   }
 
   double energy(const std::vector<Strategy>& x) const;
@@ -57,14 +61,17 @@ class CostNetwork {
   void descend(std::vector<Strategy>& x, int passes) const;
 
  private:
-  std::vector<Strategy> k_;
-  std::vector<std::uint64_t> ubegin_{0};
+  struct Graph {
+    std::vector<Strategy> k;
+    std::vector<std::uint64_t> ubegin{0};
+    std::vector<std::uint32_t> eu, ev;
+    std::vector<std::uint64_t> tbegin{0};
+    std::vector<double> table;
+    std::vector<std::uint64_t> adj_begin;
+    std::vector<std::uint32_t> adj;
+  };
+  std::shared_ptr<Graph> g_ = std::make_shared<Graph>();
   std::vector<double> unary_;
-  std::vector<std::uint32_t> eu_, ev_;
-  std::vector<std::uint64_t> tbegin_{0};
-  std::vector<double> table_;
-  std::vector<std::uint64_t> adj_begin_;
-  std::vector<std::uint32_t> adj_;
 };
 
 }  // namespace iopddl

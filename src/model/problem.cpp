@@ -1,5 +1,7 @@
 #include "iopddl/problem.hpp"
 
+#include "../util/incidence.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cstring>
@@ -80,19 +82,7 @@ EdgeId ProblemBuilder::add_edge(NodeId u, NodeId v, std::uint32_t table) {
 Problem ProblemBuilder::build() && {
   Problem& p = p_;
   const std::size_t n = p.num_nodes();
-  // Adjacency: counting sort of edge endpoints.
-  p.adj_begin_.assign(n + 1, 0);
-  for (EdgeId e = 0; e < p.num_edges(); ++e) {
-    ++p.adj_begin_[p.edge_u_[e] + 1];
-    if (p.edge_v_[e] != p.edge_u_[e]) ++p.adj_begin_[p.edge_v_[e] + 1];
-  }
-  for (std::size_t v = 0; v < n; ++v) p.adj_begin_[v + 1] += p.adj_begin_[v];
-  p.adj_edge_.resize(p.adj_begin_[n]);
-  std::vector<std::uint64_t> fill(p.adj_begin_.begin(), p.adj_begin_.end() - 1);
-  for (EdgeId e = 0; e < p.num_edges(); ++e) {
-    p.adj_edge_[fill[p.edge_u_[e]]++] = e;
-    if (p.edge_v_[e] != p.edge_u_[e]) p.adj_edge_[fill[p.edge_v_[e]]++] = e;
-  }
+  build_incidence(n, p.edge_u_, p.edge_v_, p.adj_begin_, p.adj_edge_);
   // Time compression over the endpoints of non-empty intervals.
   p.times_.clear();
   for (std::size_t v = 0; v < n; ++v) {

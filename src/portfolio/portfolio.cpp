@@ -59,14 +59,16 @@ class SharedBest {
 
 class Worker {
  public:
-  Worker(const Reduced& r, const MemoryIndex& index, const SolverOptions& o, double price_unit,
-         int id, Pricing pricing, SharedBest* shared)
+  // `network`: the reduced problem as a cost network; the worker prices its own copy (the
+  // copies share the edge tables).
+  Worker(const Reduced& r, const MemoryIndex& index, const CostNetwork& network,
+         const SolverOptions& o, double price_unit, int id, Pricing pricing, SharedBest* shared)
       : o_(o),
         r_(r),
         p_(r.original()),
         index_(index),
         state_(r),
-        net_(CostNetwork::from_reduced(r)),
+        net_(network),
         trws_(net_),
         lns_(r, &index, o.lns),
         tree_(r, &index, o.tree),
@@ -345,6 +347,7 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   };
   if (stop.should_stop()) return out_of_time();
   index_ = std::make_unique<MemoryIndex>(r);
+  network_ = std::make_unique<CostNetwork>(CostNetwork::from_reduced(r));
   const SolveResult exact = solve_small_exactly(stop, store);
   const double unit = memory_price_unit(r);
   const int threads = std::min(
@@ -364,7 +367,8 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
     const std::vector<double>& scales = o_.prices.scales;
     const double scale =
         scales[static_cast<std::size_t>(o_.pricing == Pricing::kMixed ? w / 2 : w) % scales.size()];
-    workers_.push_back(std::make_unique<Worker>(r, *index_, o_, unit * scale, w, pricing,
+    workers_.push_back(std::make_unique<Worker>(r, *index_, *network_, o_, unit * scale, w,
+                                                pricing,
                                                 o_.deterministic ? nullptr : shared_.get()));
   }
   if (exact.status == SolveStatus::kOptimal) adopt(exact_x_, exact_cost_);

@@ -14,6 +14,7 @@ namespace iopddl {
 
 class Worker;
 struct MemoryIndex;
+class CostNetwork;
 class SharedBest;
 
 // Cost per unit of usage at which memory starts to matter: the scale of memory prices.
@@ -64,6 +65,7 @@ class Portfolio {
   int first_worker_;
   std::unique_ptr<Reduced> reduced_;
   std::unique_ptr<MemoryIndex> index_;
+  std::unique_ptr<CostNetwork> network_;  // the workers' networks share its edge tables
   std::unique_ptr<SharedBest> shared_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<Strategy> exact_x_;

@@ -1,5 +1,7 @@
 #include "reduced.hpp"
 
+#include "../util/incidence.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
@@ -121,19 +123,7 @@ class ReducedBuilder {
         }
     }
     r.table_begin_.push_back(r.table_.size());
-    // Adjacency.
-    r.adj_begin_.assign(n + 1, 0);
-    for (std::size_t e = 0; e < r.eu_.size(); ++e) {
-      ++r.adj_begin_[r.eu_[e] + 1];
-      ++r.adj_begin_[r.ev_[e] + 1];
-    }
-    for (std::size_t g = 0; g < n; ++g) r.adj_begin_[g + 1] += r.adj_begin_[g];
-    r.adj_.resize(r.adj_begin_[n]);
-    std::vector<std::uint64_t> fill(r.adj_begin_.begin(), r.adj_begin_.end() - 1);
-    for (std::uint32_t e = 0; e < r.eu_.size(); ++e) {
-      r.adj_[fill[r.eu_[e]]++] = e;
-      r.adj_[fill[r.ev_[e]]++] = e;
-    }
+    build_incidence(n, r.eu_, r.ev_, r.adj_begin_, r.adj_);
     return r;
   }
 
