@@ -101,6 +101,124 @@ Total region_round(const Reduced& r, const Partition& part, const CopyLayout& co
   return static_cast<Total>(std::floor(bound - 1e-9 * std::fabs(bound) - 1.0));
 }
 
+// A checkpoint to resume from, refused before anything else if it is of another instance.
+std::optional<Checkpoint> load_resume(const Problem& p, const DistributedOptions& d,
+                                      std::uint64_t print) {
+  if (d.resume_path.empty()) return std::nullopt;
+  Checkpoint resume = load_checkpoint(d.resume_path);
+  if (resume.fingerprint != print)
+    throw InputError(d.resume_path + ": checkpoint of another instance (\"" + resume.instance +
+                     "\"), not of \"" + p.name() + "\"");
+  return resume;
+}
+
+// The checkpoint's incumbent (if it fits) and its multipliers go to the portfolio.
+void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const Problem& p,
+                  Portfolio& portfolio, IncumbentStore& store, Log& log) {
+  if (!resume.assignment.empty()) {
+    std::vector<Strategy> x;
+    Evaluation e = evaluate(p, resume.assignment);
+    if (!e.valid || !portfolio.reduced().contract(resume.assignment, x))
+      throw InputError(d.resume_path + ": checkpoint assignment does not fit the instance");
+    if (e.feasible) {
+      store.offer(resume.assignment, e.cost, "checkpoint");
+      portfolio.adopt(x, e.cost);
+    }
+    log.info("resumed from %s: cost %s after %.1f s", d.resume_path.c_str(),
+             to_string(e.cost).c_str(), resume.elapsed);
+  }
+  portfolio.set_prices(resume.prices);
+}
+
+// The region workers (with more than one rank): every rank solves its own region under the
+// shared multipliers, which every rank updates identically from the same gathered arrays.
+// Rounds back off while they stall: each round without a 0.1 % better bound doubles the
+// synchronisations to the next (up to max_region_gap), a better one resets the gap. Their
+// bound settles within seconds on the shared instances, and each round holds every rank at
+// two collectives (about 5-10 % of a phase). The bound is the same on every rank, so is the
+// schedule.
+struct RegionWorkers {
+  RegionWorkers(const Reduced& r, const Partition& part, const DistributedOptions& d, int rank)
+      : copies(r, part),
+        dual(r, copies, memory_price_unit(r), d.region_gain, d.region_step_rounds),
+        solver(r, part, copies, static_cast<std::uint32_t>(rank)) {}
+  // Runs a round when one is due at `epoch`; returns whether it raised `lower_bound`.
+  bool maybe_round(std::uint64_t epoch, const Reduced& r, const Partition& part,
+                   const DistributedOptions& d, int rank, int size, Portfolio& portfolio,
+                   StopControl& stop, IncumbentStore& store, MPI_Comm comm, Total& lower_bound) {
+    if (epoch < next) return false;
+    const Total bound = region_round(r, part, copies, dual, solver, d.region_iterations, rank,
+                                     size, rounds++, portfolio, stop, store, comm);
+    const Total margin = lower_bound > 0 ? lower_bound / 1000 : 0;
+    gap = bound > lower_bound + margin
+              ? 1
+              : std::min(2 * gap, static_cast<std::uint64_t>(d.max_region_gap));
+    next = epoch + gap;
+    if (bound <= lower_bound) return false;
+    lower_bound = bound;
+    return true;
+  }
+  CopyLayout copies;
+  DualState dual;
+  RegionSolver solver;
+  std::uint64_t gap = 1, next = 0, rounds = 0;
+};
+
+// Every rank adopts the best assignment of all ranks (MINLOC, then a broadcast from its
+// rank); rank 0 offers it to the store it prints from.
+void share_best(Portfolio& portfolio, const Problem& p, IncumbentStore& store, Log& log,
+                std::uint64_t epoch, int rank, MPI_Comm comm) {
+  auto [x, cost] = portfolio.best();
+  struct {
+    double cost;
+    int rank;
+  } mine{x.empty() ? std::numeric_limits<double>::infinity() : static_cast<double>(cost), rank},
+      best{};
+  MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+  if (!std::isfinite(best.cost)) return;
+  x.resize(portfolio.reduced().num_nodes());
+  MPI_Bcast(x.data(), static_cast<int>(x.size()), MPI_INT, best.rank, comm);
+  bcast_total(cost, best.rank, comm);
+  portfolio.adopt(x, cost);
+  if (rank != 0) return;
+  std::vector<Strategy> a = portfolio.reduced().expand(x);
+  Evaluation e = evaluate(p, a);
+  if (e.feasible && store.offer(a, e.cost, "rank-" + std::to_string(best.rank)))
+    log.info("sync %llu: cost %s from rank %d", static_cast<unsigned long long>(epoch),
+             to_string(e.cost).c_str(), best.rank);
+}
+
+// With --price-blend, every rank moves its memory multipliers part of the way to the ranks'
+// average (the same setting on every rank, so all or none take part). Returns them.
+std::vector<double> blend_prices(Portfolio& portfolio, double blend, int size, MPI_Comm comm) {
+  std::vector<double> prices = portfolio.prices();
+  if (blend <= 0) return prices;
+  std::vector<double> sum = prices;
+  MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM, comm);
+  for (std::size_t i = 0; i < prices.size(); ++i)
+    prices[i] = (1 - blend) * prices[i] + blend * sum[i] / size;
+  portfolio.set_prices(prices);
+  return prices;
+}
+
+// Rank 0's checkpoint; a failed write is reported and the run goes on.
+void write_checkpoint(Checkpoint c, const std::string& path, const IncumbentStore& store,
+                      Log& log, std::string* checkpoint_error) {
+  auto [a, has] = store.snapshot();
+  if (has) {
+    c.assignment = a;
+    c.cost = to_string(store.cost());
+  }
+  try {
+    save_checkpoint(c, path);
+    log.info("checkpoint written to %s", path.c_str());
+    if (checkpoint_error) checkpoint_error->clear();
+  } catch (const OutputError& e) {  // a full or lost disk must not cost the run
+    std::fprintf(stderr, "warning: checkpoint not written: %s\n", e.what());
+    if (checkpoint_error) *checkpoint_error = e.what();
+  }
+}
+
 }  // namespace
 
 SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
@@ -115,29 +233,19 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   // --threads says otherwise.
   SolverOptions o = options;
   if (o.threads <= 0) o.threads = 1;
-  // A checkpoint is checked before anything else, so that a wrong one is refused even when
-  // the run would not need it.
   const std::uint64_t print = fingerprint(p);
-  std::optional<Checkpoint> resume;
-  if (!d.resume_path.empty()) {
-    resume = load_checkpoint(d.resume_path);
-    if (resume->fingerprint != print)
-      throw InputError(d.resume_path + ": checkpoint of another instance (\"" + resume->instance +
-                       "\"), not of \"" + p.name() + "\"");
-  }
-  const int threads = o.threads;
+  const std::optional<Checkpoint> resume = load_resume(p, d, print);
   // Worker w (global index rank x threads + thread) gets the same price level and random
   // stream whatever the layout: 2 ranks x 1 thread run the same workers as 1 rank x 2.
-  Portfolio portfolio(p, o, log, rank * threads);
+  Portfolio portfolio(p, o, log, rank * o.threads);
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kInfeasible) return result;  // the same on every rank
-  // Presolve may stop at the time limit on one rank and not on another: go on only if
-  // every rank has a reduced problem.
+  // Presolve may stop at the time limit on one rank and not on another, and exact mode may
+  // be cut short on one (a signal): go on only if every rank has a reduced problem, and
+  // skip the search only if every rank has the proof.
   int ready = portfolio.ready();
   MPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_LAND, comm);
   if (!ready) return result;
-  // Exact mode may be cut short on one rank (a signal) and not on another: skip the search
-  // only if every rank has the proof.
   int optimal = result.status == SolveStatus::kOptimal;
   MPI_Allreduce(MPI_IN_PLACE, &optimal, 1, MPI_INT, MPI_LAND, comm);
   if (optimal) return result;
@@ -145,129 +253,49 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   const Partition part = make_regions(r, static_cast<std::size_t>(size));
   const std::string summary = part.summary();
   log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
-  // Region workers (with more than one rank): every rank solves its own region under the
-  // shared multipliers, which every rank updates identically from the same gathered arrays.
-  const bool regional = size > 1 && d.region_iterations > 0 && part.regions.size() > 1;
-  std::unique_ptr<CopyLayout> copies;
-  std::unique_ptr<DualState> dual;
-  std::unique_ptr<RegionSolver> region;
-  if (regional) {
-    copies = std::make_unique<CopyLayout>(r, part);
-    dual = std::make_unique<DualState>(r, *copies, memory_price_unit(r), d.region_gain,
-                                       d.region_step_rounds);
-    region = std::make_unique<RegionSolver>(r, part, *copies, static_cast<std::uint32_t>(rank));
-  }
+  std::unique_ptr<RegionWorkers> regions;
+  if (size > 1 && d.region_iterations > 0 && part.regions.size() > 1)
+    regions = std::make_unique<RegionWorkers>(r, part, d, rank);
   Total lower_bound = trivial_bound(p);
   bool bound_from_regions = false;
-  if (resume && !resume->assignment.empty()) {
-    std::vector<Strategy> x;
-    Evaluation e = evaluate(p, resume->assignment);
-    if (!e.valid || !r.contract(resume->assignment, x))
-      throw InputError(d.resume_path + ": checkpoint assignment does not fit the instance");
-    if (e.feasible) {
-      store.offer(resume->assignment, e.cost, "checkpoint");
-      portfolio.adopt(x, e.cost);
-    }
-    log.info("resumed from %s: cost %s after %.1f s", d.resume_path.c_str(),
-             to_string(e.cost).c_str(), resume->elapsed);
-  }
-  if (resume) portfolio.set_prices(resume->prices);
+  if (resume) apply_resume(*resume, d, p, portfolio, store, log);
 
   const std::uint64_t max_epochs =
-      o.deterministic
-          ? std::max<std::uint64_t>(
-                1, (o.work_limit + d.sync_rounds - 1) / d.sync_rounds)
-          : std::numeric_limits<std::uint64_t>::max();
+      o.deterministic ? std::max<std::uint64_t>(1, (o.work_limit + d.sync_rounds - 1) / d.sync_rounds)
+                      : std::numeric_limits<std::uint64_t>::max();
   double last_checkpoint = stop.elapsed();
-  std::vector<double> prices, sum;
-  std::uint64_t epoch = 0;
-  // Region rounds back off while they stall: each round without a better bound doubles
-  // the epochs to the next (up to max_region_gap), a better one resets the gap. Their bound
-  // settles within seconds on the shared instances, and each round holds every rank at
-  // two collectives (about 5-10 % of an epoch). The bound is the same on every rank, so
-  // every rank keeps the same schedule.
-  std::uint64_t region_gap = 1, next_region = 0, region_rounds = 0;
-  for (;; ++epoch) {
-    if (regional && epoch >= next_region) {
-      const Total bound = region_round(r, part, *copies, *dual, *region, d.region_iterations, rank,
-                                       size, region_rounds++, portfolio, stop, store, comm);
-      const Total margin = lower_bound > 0 ? lower_bound / 1000 : 0;
-      region_gap = bound > lower_bound + margin ? 1 : std::min(2 * region_gap, static_cast<std::uint64_t>(d.max_region_gap));
-      next_region = epoch + region_gap;
-      if (bound > lower_bound) {
-        lower_bound = bound;
-        bound_from_regions = true;
-        if (rank == 0) log.info("lower bound %s from the regions' dual", to_string(bound).c_str());
-      }
+  for (std::uint64_t epoch = 0;; ++epoch) {
+    if (regions && regions->maybe_round(epoch, r, part, d, rank, size, portfolio, stop, store,
+                                        comm, lower_bound)) {
+      bound_from_regions = true;
+      if (rank == 0)
+        log.info("lower bound %s from the regions' dual", to_string(lower_bound).c_str());
     }
-    if (o.deterministic) {
+    if (o.deterministic)
       portfolio.run(stop, store, d.sync_rounds);
-    } else {
+    else
       portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
-    }
-    // 1. Stop together.
+    // 1. Stop together. 2. The best assignment of all ranks. 3. Memory multipliers.
     int want_stop = stop.should_stop() || epoch + 1 >= max_epochs;
     MPI_Allreduce(MPI_IN_PLACE, &want_stop, 1, MPI_INT, MPI_LOR, comm);
-    // 2. The best assignment of all ranks.
-    auto [x, cost] = portfolio.best();
-    struct {
-      double cost;
-      int rank;
-    } mine{x.empty() ? std::numeric_limits<double>::infinity() : static_cast<double>(cost), rank},
-        best{};
-    MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
-    if (std::isfinite(best.cost)) {
-      x.resize(r.num_nodes());
-      MPI_Bcast(x.data(), static_cast<int>(x.size()), MPI_INT, best.rank, comm);
-      bcast_total(cost, best.rank, comm);
-      portfolio.adopt(x, cost);
-      if (rank == 0) {
-        std::vector<Strategy> a = r.expand(x);
-        Evaluation e = evaluate(p, a);
-        if (e.feasible && store.offer(a, e.cost, "rank-" + std::to_string(best.rank)))
-          log.info("sync %llu: cost %s from rank %d", static_cast<unsigned long long>(epoch),
-                   to_string(e.cost).c_str(), best.rank);
-      }
-    }
-    // 3. Memory multipliers: with --price-blend, every rank moves part of the way to the
-    // average (the same setting on every rank, so all or none take part).
-    prices = portfolio.prices();
-    if (d.price_blend > 0) {
-      sum = prices;
-      MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM,
-                    comm);
-      for (std::size_t i = 0; i < prices.size(); ++i)
-        prices[i] = (1 - d.price_blend) * prices[i] + d.price_blend * sum[i] / size;
-      portfolio.set_prices(prices);
-    }
+    share_best(portfolio, p, store, log, epoch, rank, comm);
+    const std::vector<double> prices = blend_prices(portfolio, d.price_blend, size, comm);
     // 4. Checkpoints (rank 0 only; it holds the incumbent).
     const bool configured = !d.checkpoint_path.empty();
     const bool periodic = configured && stop.elapsed() - last_checkpoint >= d.checkpoint_seconds;
     const bool requested = rank == 0 && checkpoint_request.exchange(false);
     if (rank == 0 && (requested || periodic || (configured && want_stop))) {
-      const std::string& path = configured ? d.checkpoint_path : d.signal_checkpoint_path;
       Checkpoint c;
       c.fingerprint = print;
       c.instance = p.name();
-      auto [a, has] = store.snapshot();
-      if (has) {
-        c.assignment = a;
-        c.cost = to_string(store.cost());
-      }
       c.prices = prices;
       c.lower_bound = to_string(lower_bound);
       c.seed = o.seed;
       c.elapsed = stop.elapsed();
       c.rounds = epoch + 1;
       last_checkpoint = stop.elapsed();
-      try {
-        save_checkpoint(c, path);
-        log.info("checkpoint written to %s", path.c_str());
-        if (checkpoint_error) checkpoint_error->clear();
-      } catch (const OutputError& e) {  // a full or lost disk must not cost the run
-        std::fprintf(stderr, "warning: checkpoint not written: %s\n", e.what());
-        if (checkpoint_error) *checkpoint_error = e.what();
-      }
+      write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path,
+                       store, log, checkpoint_error);
     }
     if (want_stop) break;
   }
