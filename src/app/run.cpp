@@ -10,6 +10,7 @@
 #include <ctime>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -63,6 +64,7 @@ struct Run {
   std::string status = "no solution";
   std::string output_error;  // why --output could not be written ("" if it was)
   std::vector<NeighbourhoodReport> neighbourhoods;  // set once the search has ended
+  bool refused = false;  // the evaluator refused the store's answer: print [] instead
 };
 
 // The JSON result of --output (see README).
@@ -111,7 +113,8 @@ Printed print_final(Run& run, const char* why = nullptr) {
   run.printed = true;
   if (run.rank != 0) return run.store.has_solution() ? Printed::kSolution : Printed::kEmpty;
   if (why) std::fprintf(stderr, "warning: %s; printing the best solution so far\n", why);
-  const auto [a, has] = run.store.snapshot();
+  auto [a, has] = run.store.snapshot();
+  if (run.refused) has = false;
   run.log.close([&, &a = a, has = has] {
     const std::string line = (has ? format_assignment(a) : "[]") + "\n";
     std::fwrite(line.data(), 1, line.size(), stdout);
@@ -240,11 +243,9 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
 
 namespace {
 
-int solve_and_print(Run& run, const MpiSession& session) {
+// Reads the problem; on failure returns the exit status (the final line, if any, printed).
+std::optional<int> read_input(Run& run, Problem& problem) {
   const RunSettings& settings = run.settings;
-  run.log.info("iopddl %s: %s, time limit %g s, seed %llu", "0.1.0", settings.problem_path.c_str(),
-               settings.time_limit, static_cast<unsigned long long>(settings.solver.seed));
-  Problem problem;
   try {
     problem = read_problem(settings.problem_path, &run.stop);
   } catch (const ReadStopped& e) {  // the deadline (or a signal, which prints by itself)
@@ -267,6 +268,47 @@ int solve_and_print(Run& run, const MpiSession& session) {
                problem.num_nodes(), problem.num_edges(), problem.num_tables(),
                problem.num_segments());
   if (settings.solver.deterministic) run.stop.ignore_deadline();  // rounds bound it, not time
+  return std::nullopt;
+}
+
+// The statistics and the final report; false if the reference evaluator refuses the
+// store's answer (a bug: the store only takes answers it checked), which is then not printed.
+bool report(Run& run, const Problem& problem, const SolveResult& result) {
+  run.status = status_name(result.status);
+  {
+    std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
+    run.neighbourhoods = result.neighbourhoods;
+  }
+  if (run.settings.stats)
+    for (const NeighbourhoodReport& n : result.neighbourhoods)
+      run.log.info("neighbourhood %s: %llu batches, %llu improving moves, gain %s, %.2f s",
+                   n.name.c_str(), static_cast<unsigned long long>(n.calls),
+                   static_cast<unsigned long long>(n.improvements), to_string(n.gain).c_str(),
+                   n.seconds);
+  if (!run.store.has_solution() || run.rank != 0) return true;
+  // The reference evaluator has the last word on what we print.
+  const Evaluation e = evaluate(problem, run.store.assignment());
+  if (!e.feasible) {
+    std::fprintf(stderr, "internal error: the solver's answer is not feasible: %s\n",
+                 e.valid ? "over the usage limit" : e.error.c_str());
+    std::lock_guard lock(run.mutex);  // before a watchdog could print it
+    run.refused = true;
+    return false;
+  }
+  run.log.info("final: cost %s, peak %s / limit %s, %zu forbidden picks, status %s%s%s",
+               to_string(e.cost).c_str(), to_string(e.peak_usage).c_str(),
+               problem.usage_limit() ? std::to_string(*problem.usage_limit()).c_str() : "none",
+               e.forbidden_picks, run.status.c_str(), result.note.empty() ? "" : ": ",
+               result.note.c_str());
+  return true;
+}
+
+int solve_and_print(Run& run, const MpiSession& session) {
+  const RunSettings& settings = run.settings;
+  run.log.info("iopddl %s: %s, time limit %g s, seed %llu", "0.1.0", settings.problem_path.c_str(),
+               settings.time_limit, static_cast<unsigned long long>(settings.solver.seed));
+  Problem problem;
+  if (const auto status = read_input(run, problem)) return *status;
   SolveResult result;
   std::string checkpoint_error;  // why the last checkpoint could not be written
   std::string internal_error;    // a bug or exhausted memory in the solver
@@ -288,30 +330,9 @@ int solve_and_print(Run& run, const MpiSession& session) {
     std::fprintf(stderr, "internal error: %s\n", e.what());
     result.status = run.store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution;
   }
-  run.status = status_name(result.status);
-  {
-    std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
-    run.neighbourhoods = result.neighbourhoods;
-  }
-  if (settings.stats)
-    for (const NeighbourhoodReport& n : result.neighbourhoods)
-      run.log.info("neighbourhood %s: %llu batches, %llu improving moves, gain %s, %.2f s",
-                   n.name.c_str(), static_cast<unsigned long long>(n.calls),
-                   static_cast<unsigned long long>(n.improvements), to_string(n.gain).c_str(),
-                   n.seconds);
-  if (run.store.has_solution() && run.rank == 0) {
-    // The reference evaluator has the last word on what we print.
-    Evaluation e = evaluate(problem, run.store.assignment());
-    if (!e.feasible) {
-      std::fprintf(stderr, "internal error: the solver's answer is not feasible: %s\n",
-                   e.valid ? "over the usage limit" : e.error.c_str());
-      return kExitInternal;
-    }
-    run.log.info("final: cost %s, peak %s / limit %s, %zu forbidden picks, status %s%s%s",
-                 to_string(e.cost).c_str(), to_string(e.peak_usage).c_str(),
-                 problem.usage_limit() ? std::to_string(*problem.usage_limit()).c_str() : "none",
-                 e.forbidden_picks, run.status.c_str(), result.note.empty() ? "" : ": ",
-                 result.note.c_str());
+  if (!report(run, problem, result)) {
+    print_final(run);  // [] rather than an answer the evaluator refuses
+    return kExitInternal;
   }
   const bool found = print_final(run) == Printed::kSolution;
   if (!internal_error.empty()) return kExitInternal;
