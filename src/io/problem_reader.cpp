@@ -20,15 +20,10 @@ std::string idx(std::size_t i) {
   return "[" + std::to_string(i) + "]";
 }
 
-class Reader {
- public:
-  Reader(std::string source, const StopControl* stop)
-      : source_(std::move(source)), stop_(stop, 256) {}
-
-  // Polled once per row: a huge document is abandoned at the deadline.
-  void poll() {
-    if (stop_.tick()) throw ReadStopped(source_ + ": stopped while reading");
-  }
+// Error messages of the reader, each naming the input and the element: "FILE: where: what".
+class ReaderErrors {
+ protected:
+  explicit ReaderErrors(std::string source) : source_(std::move(source)) {}
 
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
     throw InputError(source_ + ": " + (where.empty() ? "" : where + ": ") + what);
@@ -65,12 +60,6 @@ class Reader {
     return "the document ends in the middle of an object or array (truncated?)";
   }
 
-  std::int64_t integer(od::value v, const std::string& where) {
-    std::int64_t x = 0;
-    if (auto e = v.get_int64().get(x)) integer_error(v, e, where);
-    return x;
-  }
-
   // Says why a value is not an int64: a number with a fraction or exponent, an integer
   // outside the int64 range, or not a number at all.
   [[noreturn]] void integer_error(od::value& v, simdjson::error_code e, const std::string& where) {
@@ -92,6 +81,27 @@ class Reader {
     }
     check(e, where, "an integer");
     fail(where, "expected an integer");
+  }
+
+  std::string source_;
+  const char* bytes_ = nullptr;  // the text, for error messages
+  std::size_t size_ = 0;
+};
+
+class Reader : ReaderErrors {
+ public:
+  Reader(std::string source, const StopControl* stop)
+      : ReaderErrors(std::move(source)), stop_(stop, 256) {}
+
+  // Polled once per row: a huge document is abandoned at the deadline.
+  void poll() {
+    if (stop_.tick()) throw ReadStopped(source_ + ": stopped while reading");
+  }
+
+  std::int64_t integer(od::value v, const std::string& where) {
+    std::int64_t x = 0;
+    if (auto e = v.get_int64().get(x)) integer_error(v, e, where);
+    return x;
   }
 
   od::array array(od::value v, const std::string& where) {
@@ -325,10 +335,7 @@ class Reader {
     return std::move(builder_).build();
   }
 
-  std::string source_;
   StopPoll stop_;
-  const char* bytes_ = nullptr;  // the text, for error messages
-  std::size_t size_ = 0;
   ProblemBuilder builder_;
   bool have_nodes_ = false, have_edges_ = false, have_intervals_ = false, have_costs_ = false,
        have_usages_ = false, have_edge_nodes_ = false, have_edge_costs_ = false,
