@@ -83,7 +83,16 @@ class ReducedBuilder {
         for (Strategy s = 0; s < r.k_[g]; ++s) c[s] = sat_add(c[s], p.costs(v)[ch[s]]);
       }
     }
-    // Edges: inside a group they become node costs; between groups they are summed per pair.
+    add_edges(p, gr, id, r, stats, stop);
+    r.table_begin_.push_back(r.table_.size());
+    build_incidence(n, r.eu_, r.ev_, r.adj_begin_, r.adj_);
+    return r;
+  }
+
+  // Edges: inside a group they become node costs; between groups they are summed per pair
+  // of groups into one table (rows in the smaller group's strategies).
+  static void add_edges(const Problem& p, const Grouping& gr, const std::vector<std::uint32_t>& id,
+                        Reduced& r, PresolveStats& stats, StopPoll& stop) {
     std::unordered_map<std::uint64_t, std::uint32_t> pair_edge;
     stats.parallel_edges = stats.internal_edges = 0;
     for (EdgeId e = 0; e < p.num_edges(); ++e) {
@@ -122,9 +131,6 @@ class ReducedBuilder {
           o = sat_add(o, t[static_cast<std::size_t>(sa) * kb_in + sb]);
         }
     }
-    r.table_begin_.push_back(r.table_.size());
-    build_incidence(n, r.eu_, r.ev_, r.adj_begin_, r.adj_);
-    return r;
   }
 
   // Marks strategies that must pick a forbidden entry, to a fixpoint. Returns false if a
@@ -355,6 +361,55 @@ std::string PresolveStats::summary() const {
          " edge tables with row or column minima moved into node costs";
 }
 
+// One round of folding (see Reduced::build); returns the number of folds.
+std::size_t fold_round(const Reduced& r, Grouping& gr, const std::vector<std::uint32_t>& gid,
+                       PresolveStats& stats, StopPoll& stop) {
+  std::vector<Strategy> f;
+  // Fold. A node whose strategies each allow exactly one strategy of a neighbour makes
+  // that neighbour a function of it. The folds of a round form a forest: a node folds
+  // into the root of the node that forces it, through the composed function, so a chain
+  // of forced nodes folds in one round. A group's strategies do not change when it
+  // absorbs another, so this round's tables stay valid throughout.
+  // The first pass folds only between nodes not yet folded (a node forced by two
+  // neighbours goes to the first, not along some chain into a large group); the second
+  // folds through chains.
+  Forest forest(r);
+  std::size_t merges = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+      if (stop.tick()) throw PresolveStopped{};
+      const std::uint32_t x = r.edge_u(e), y = r.edge_v(e);
+      if (forest.root(x) == forest.root(y)) continue;
+      if (pass == 0 && !(forest.is_root(x) && forest.is_root(y))) continue;
+      if (forest.is_root(y) && ReducedBuilder::functional(r, e, true, f)) {
+        forest.attach(y, x, f);
+      } else if (forest.is_root(x) && ReducedBuilder::functional(r, e, false, f)) {
+        forest.attach(x, y, f);
+      } else {
+        continue;
+      }
+      ++merges;
+    }
+  if (merges > 0) {
+    // Re-index every absorbed group's members onto its root's strategies.
+    for (std::uint32_t v = 0; v < r.num_nodes(); ++v) {
+      if (forest.is_root(v)) continue;
+      const std::uint32_t R = gid[forest.root(v)], F = gid[v];
+      const std::vector<Strategy>& m = forest.map(v);
+      for (NodeId w : gr.members[F]) {
+        std::vector<Strategy> c(m.size());
+        for (std::size_t s = 0; s < m.size(); ++s) c[s] = gr.choice[w][m[s]];
+        gr.choice[w] = std::move(c);
+        gr.group_of[w] = R;
+        gr.members[R].push_back(w);
+      }
+      gr.members[F].clear();
+    }
+    stats.folded_nodes += merges;
+  }
+  return merges;
+}
+
 Reduced Reduced::build(const Problem& p, const PresolveOptions& o,
                        const StopControl* stop_control) {
   const bool fold = o.enabled;
@@ -380,7 +435,6 @@ Reduced Reduced::build(const Problem& p, const PresolveOptions& o,
   }
   const Grouping identity = gr;
   std::vector<std::vector<char>> dead;
-  std::vector<Strategy> f;
   for (;;) {
     ++stats.rounds;
     Reduced r = ReducedBuilder::materialize(p, gr, stats, stop);
@@ -398,48 +452,7 @@ Reduced Reduced::build(const Problem& p, const PresolveOptions& o,
     const std::size_t died = remove_strategies(r, dead, gid, gr);
     stats.dead_strategies += died;
     if (died > 0) continue;
-    // Fold. A node whose strategies each allow exactly one strategy of a neighbour makes
-    // that neighbour a function of it. The folds of a round form a forest: a node folds
-    // into the root of the node that forces it, through the composed function, so a chain
-    // of forced nodes folds in one round. A group's strategies do not change when it
-    // absorbs another, so this round's tables stay valid throughout.
-    // The first pass folds only between nodes not yet folded (a node forced by two
-    // neighbours goes to the first, not along some chain into a large group); the second
-    // folds through chains.
-    Forest forest(r);
-    std::size_t merges = 0;
-    for (int pass = 0; pass < 2; ++pass)
-      for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
-        ReducedBuilder::poll(stop);
-        const std::uint32_t x = r.eu_[e], y = r.ev_[e];
-        if (forest.root(x) == forest.root(y)) continue;
-        if (pass == 0 && !(forest.is_root(x) && forest.is_root(y))) continue;
-        if (forest.is_root(y) && ReducedBuilder::functional(r, e, true, f)) {
-          forest.attach(y, x, f);
-        } else if (forest.is_root(x) && ReducedBuilder::functional(r, e, false, f)) {
-          forest.attach(x, y, f);
-        } else {
-          continue;
-        }
-        ++merges;
-      }
-    if (merges > 0) {
-      // Re-index every absorbed group's members onto its root's strategies.
-      for (std::uint32_t v = 0; v < r.num_nodes(); ++v) {
-        if (forest.is_root(v)) continue;
-        const std::uint32_t R = gid[forest.root(v)], F = gid[v];
-        const std::vector<Strategy>& m = forest.map(v);
-        for (NodeId w : gr.members[F]) {
-          std::vector<Strategy> c(m.size());
-          for (std::size_t s = 0; s < m.size(); ++s) c[s] = gr.choice[w][m[s]];
-          gr.choice[w] = std::move(c);
-          gr.group_of[w] = R;
-          gr.members[R].push_back(w);
-        }
-        gr.members[F].clear();
-      }
-      stats.folded_nodes += merges;
-    }
+    const std::size_t merges = fold_round(r, gr, gid, stats, stop);
     if (merges > 0) continue;
     const std::size_t dominated = ReducedBuilder::find_dominated(r, dead, o.dominance_budget, stop);
     if (dominated > 0) {
