@@ -55,6 +55,9 @@ struct MessagePassingOptions {
   int iterations = 6;
   // Priced 1-opt passes on the rounding (tuning.csv: trws.descent-passes).
   int descent_passes = 10;
+  // Share of a stagnating worker's scatters that also forget the messages (a fresh start
+  // of message passing half of the time: the rest keep what the messages learnt).
+  double reset_share = 0.5;
 };
 
 // Greedy repair at the first overloaded time point.
@@ -62,8 +65,10 @@ struct RepairOptions {
   // Moves it may force (raising the peak elsewhere) before it gives up: a repair that
   // keeps forcing goes round in circles, far over the limit in the first rounds.
   int forced_moves = 200;
-  // Overloaded points it may visit (first rounds on the shared instances visit 22-923).
+  // Overloaded points it may visit (first rounds on the shared instances visit 22-923), and
+  // at most this many per reduced group (plus 100), for small instances.
   int max_steps = 5000;
+  int steps_per_group = 4;
 };
 
 // Compound moves: an improving move that memory blocks, paid for by moves that free memory.
@@ -163,9 +168,10 @@ struct DistributedOptions {
   double price_blend = 0.0;          // how far each rank moves its prices to the average
   std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)
   int region_iterations = 3;         // TRW-S iterations per region round (0: no region workers)
-  // Region rounds back off while their bound stalls: each round without a 0.1 % better
-  // bound doubles the synchronisations to the next, up to this many.
+  // Region rounds back off while their bound stalls: each round without a bound better by
+  // region_bound_gain (a share) doubles the synchronisations to the next, up to this many.
   int max_region_gap = 16;
+  double region_bound_gain = 0.001;
   // The regions' time prices: subgradient gain, and the rounds over which the step halves.
   double region_gain = 20.0;
   double region_step_rounds = 10.0;

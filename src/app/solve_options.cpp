@@ -78,6 +78,8 @@ void describe_trws(OptionTable& t, SolverOptions& o) {
             kMaxInt, trws);
   t.integer("trws.descent-passes", "Priced 1-opt passes on TRW-S's rounding",
             o.trws.descent_passes, 0, kMaxInt, trws);
+  t.number("trws.reset-share", "Share of a stagnating worker's scatters that forget the messages",
+           o.trws.reset_share, 0, 1, "a share from 0 to 1", trws);
 }
 
 void describe_local(OptionTable& t, SolverOptions& o) {
@@ -86,6 +88,8 @@ void describe_local(OptionTable& t, SolverOptions& o) {
             o.repair.forced_moves, 0, kMaxInt, local);
   t.integer("repair.max-steps", "Overloaded points a greedy repair may visit",
             o.repair.max_steps, 1, kMaxInt, local);
+  t.integer("repair.steps-per-group", "... and at most this many per reduced group (plus 100)",
+            o.repair.steps_per_group, 0, kMaxInt, local);
   t.integer("compound.within-percent",
             "Compound moves on round answers within this percentage of the worker's best",
             o.compound.within_percent, 0, kMaxInt, local);
@@ -153,6 +157,9 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
   t.integer("max-region-gap",
             "Synchronisations between region rounds, at most, while their bound stalls",
             d.max_region_gap, 1, kMaxInt, mpi);
+  t.number("region-bound-gain",
+           "Share by which the regions' bound must rise to count as progress", d.region_bound_gain,
+           1e-9, 1, "a share from 0 to 1", mpi);
   t.number("region-gain", "The regions' time prices: subgradient gain", d.region_gain, 0, kAny,
            "a number", mpi);
   t.number("region-step-rounds", "The regions' time prices: rounds over which the step halves",

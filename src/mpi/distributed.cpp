@@ -149,7 +149,9 @@ struct RegionWorkers {
     if (epoch < next) return false;
     const Total bound = region_round(r, part, copies, dual, solver, d.region_iterations, rank,
                                      size, rounds++, portfolio, stop, store, comm);
-    const Total margin = lower_bound > 0 ? lower_bound / 1000 : 0;
+    // The bound gain that counts as progress; an integer share of the bound, as before.
+    const Total margin =
+        lower_bound > 0 ? lower_bound / static_cast<Total>(std::llround(1 / d.region_bound_gain)) : 0;
     gap = bound > lower_bound + margin
               ? 1
               : std::min(2 * gap, static_cast<std::uint64_t>(d.max_region_gap));

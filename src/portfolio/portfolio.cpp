@@ -223,7 +223,7 @@ class Worker {
   // so the next rounds explore nearby price vectors.
   void perturb() {
     prices_.scatter(rng_);
-    if (rng_.uniform() < 0.5) trws_.reset_messages();
+    if (rng_.uniform() < o_.trws.reset_share) trws_.reset_messages();
   }
 
   // Compound moves (an improving move that memory blocks, paid for by moves that free the
