@@ -4,17 +4,17 @@
 
 #include "iopddl/generate.hpp"
 #include "iopddl/solve.hpp"
-#include "partition/regions.hpp"
-#include "reduce/reduced.hpp"
+#include "lagrange/region.hpp"
+#include "lagrange/trws.hpp"
 #include "local/compound.hpp"
 #include "local/crossover.hpp"
-#include "local/window_search.hpp"
 #include "local/memory_index.hpp"
-#include "portfolio/portfolio.hpp"
-#include "lagrange/region.hpp"
 #include "local/state.hpp"
 #include "local/tree_block.hpp"
-#include "lagrange/trws.hpp"
+#include "local/window_search.hpp"
+#include "partition/regions.hpp"
+#include "portfolio/portfolio.hpp"
+#include "reduce/reduced.hpp"
 #include "support.hpp"
 
 using namespace iopddl;

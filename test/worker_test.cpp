@@ -167,7 +167,7 @@ TEST_CASE("memory prices rise on overloaded members, decay elsewhere, and price 
   CHECK(w[2] == 0);  // never overloaded, decayed from 0
   member.update(state, rng);
   CHECK(member.absolute()[0] > w[0]);  // raised again
-  state.assign({1, 1, 0});            // now within the limit everywhere
+  state.assign({1, 1, 0});             // now within the limit everywhere
   w = member.absolute();
   member.update(state, rng);
   CHECK(member.absolute()[0] == doctest::Approx(w[0] * o.decay));

@@ -122,8 +122,8 @@ struct CrossoverOptions {
 
 // Exact mode: complete branch-and-bound over small reduced problems.
 struct ExactOptions {
-  int max_nodes = 64;             // reduced nodes at most
-  int search_nodes = 2'000'000;   // search nodes before it gives up
+  int max_nodes = 64;            // reduced nodes at most
+  int search_nodes = 2'000'000;  // search nodes before it gives up
 };
 
 // Exact presolve.
@@ -140,9 +140,9 @@ struct SolverOptions {
   static constexpr int kMaxThreads = 64;
   Algorithm algorithm = Algorithm::kPortfolio;
   std::uint64_t seed = 1;
-  int threads = 0;               // 0: the machine's cores
-  bool deterministic = false;    // bounded by work, not time: same seed+threads, same answer
-  std::uint64_t work_limit = 30; // deterministic mode: pricing rounds per worker
+  int threads = 0;                // 0: the machine's cores
+  bool deterministic = false;     // bounded by work, not time: same seed+threads, same answer
+  std::uint64_t work_limit = 30;  // deterministic mode: pricing rounds per worker
   // Rounds without improvement before a worker polishes its best and scatters its prices
   // (tuning.csv: stale-rounds).
   int stale_rounds = 40;
@@ -164,10 +164,10 @@ struct SolverOptions {
 // Distributed runs (used by the MPI layer only; plain data, so every build can read, check
 // and print them).
 struct DistributedOptions {
-  double sync_seconds = 1.0;         // wall time between synchronisations
-  double price_blend = 0.0;          // how far each rank moves its prices to the average
-  std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)
-  int region_iterations = 3;         // TRW-S iterations per region round (0: no region workers)
+  double sync_seconds = 1.0;      // wall time between synchronisations
+  double price_blend = 0.0;       // how far each rank moves its prices to the average
+  std::uint64_t sync_rounds = 5;  // pricing rounds between synchronisations (deterministic)
+  int region_iterations = 3;      // TRW-S iterations per region round (0: no region workers)
   // Region rounds back off while their bound stalls: each round without a bound better by
   // region_bound_gain (a share) doubles the synchronisations to the next, up to this many.
   int max_region_gap = 16;

@@ -39,7 +39,7 @@ struct SolveResult {
               std::vector<NeighbourhoodReport> reports = {})
       : status(s), note(std::move(why)), neighbourhoods(std::move(reports)) {}
   SolveStatus status = SolveStatus::kNoSolution;
-  std::string note;  // e.g. which component proved optimality
+  std::string note;                                 // e.g. which component proved optimality
   std::vector<NeighbourhoodReport> neighbourhoods;  // the portfolio's (empty otherwise)
 };
 
@@ -55,6 +55,5 @@ SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentS
 // The solver core: presolve, priced TRW-S workers, repair and local search.
 SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options, StopControl& stop,
                             IncumbentStore& store, Log& log);
-
 
 }  // namespace iopddl

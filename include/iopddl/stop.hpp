@@ -54,8 +54,9 @@ class StopControl {
   void reserve(double seconds) {
     if (end_ == Clock::time_point::max() || !(seconds > 0)) return;
     const double left = std::chrono::duration<double>(end_ - start_).count();
-    end_ = seconds >= left ? start_ : end_ - std::chrono::duration_cast<Clock::duration>(
-                                                 std::chrono::duration<double>(seconds));
+    end_ = seconds >= left ? start_
+                           : end_ - std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(seconds));
   }
 
   double elapsed() const { return std::chrono::duration<double>(now() - start_).count(); }

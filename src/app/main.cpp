@@ -8,12 +8,12 @@
 #include <sstream>
 
 #include "info.hpp"
-#include "solve_options.hpp"
 #include "iopddl/distributed.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
 #include "iopddl/io.hpp"
 #include "run.hpp"
+#include "solve_options.hpp"
 
 using namespace iopddl;
 using namespace iopddl::app;

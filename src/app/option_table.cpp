@@ -44,7 +44,8 @@ std::string trim(const std::string& s) {
 std::int64_t parse_integer(const std::string& key, const std::string& text, std::int64_t lo,
                            std::int64_t hi) {
   const std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-  if (!plain_decimal(text, true)) throw OptionError(key + ": expected " + range + ", found \"" + text + "\"");
+  if (!plain_decimal(text, true))
+    throw OptionError(key + ": expected " + range + ", found \"" + text + "\"");
   std::int64_t x = 0;
   const char* b = text.data() + (text[0] == '+' ? 1 : 0);
   const auto r = std::from_chars(b, text.data() + text.size(), x);
@@ -87,7 +88,9 @@ double parse_number(const std::string& key, const std::string& text, double lo, 
   return x;
 }
 
-void OptionTable::add(Entry e) { entries_.push_back(std::move(e)); }
+void OptionTable::add(Entry e) {
+  entries_.push_back(std::move(e));
+}
 
 void OptionTable::short_name(const std::string& key, std::string name) {
   for (Entry& e : entries_)
@@ -148,7 +151,8 @@ void OptionTable::number_list(std::string key, std::string help, std::vector<dou
          std::size_t at = 0;
          while (at <= items.size()) {
            const std::size_t comma = std::min(items.find(',', at), items.size());
-           values.push_back(parse_number(k, trim(items.substr(at, comma - at)), lo, hi, "a number"));
+           values.push_back(
+               parse_number(k, trim(items.substr(at, comma - at)), lo, hi, "a number"));
            at = comma + 1;
          }
          field = std::move(values);

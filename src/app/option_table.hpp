@@ -50,8 +50,8 @@ class OptionTable {
   void flag(std::string key, std::string help, bool& field, std::string group = "");
   void integer(std::string key, std::string help, int& field, int lo, int hi,
                std::string group = "");
-  void unsigned_integer(std::string key, std::string help, std::uint64_t& field,
-                        std::uint64_t lo, std::uint64_t hi, std::string group = "");
+  void unsigned_integer(std::string key, std::string help, std::uint64_t& field, std::uint64_t lo,
+                        std::uint64_t hi, std::string group = "");
   // `what` says what the value is, for the error message ("a number of seconds").
   void number(std::string key, std::string help, double& field, double lo, double hi,
               const char* what, std::string group = "");

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -208,9 +208,8 @@ double safety_margin(double time_limit) {
 }
 
 bool use_mpi(const RunSettings& settings) {
-  return built_with_mpi() &&
-         (launched_by_mpi() || !settings.distributed.checkpoint_path.empty() ||
-          !settings.distributed.resume_path.empty());
+  return built_with_mpi() && (launched_by_mpi() || !settings.distributed.checkpoint_path.empty() ||
+                              !settings.distributed.resume_path.empty());
 }
 
 namespace {
@@ -314,9 +313,8 @@ int solve_and_print(Run& run, const MpiSession& session) {
   std::string internal_error;    // a bug or exhausted memory in the solver
   try {
     if (session.active())
-      result = solve_distributed(session, problem, settings.solver, settings.distributed,
-                                 run.stop, run.store, run.log, run.checkpoint_request,
-                                 &checkpoint_error);
+      result = solve_distributed(session, problem, settings.solver, settings.distributed, run.stop,
+                                 run.store, run.log, run.checkpoint_request, &checkpoint_error);
     else
       result = solve(problem, settings.solver, run.stop, run.store, run.log);
   } catch (const InputError& e) {  // a bad --resume file, refused before the search

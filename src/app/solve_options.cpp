@@ -12,8 +12,8 @@ constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
 
 void describe_run(OptionTable& t, RunSettings& s) {
   SolverOptions& o = s.solver;
-  t.number("time-limit", "Seconds from process start (0: run until the search ends)",
-           s.time_limit, 0, kAny, "a finite number of seconds");
+  t.number("time-limit", "Seconds from process start (0: run until the search ends)", s.time_limit,
+           0, kAny, "a finite number of seconds");
   t.short_name("time-limit", "-t");
   t.flag("quiet", "No progress lines", s.quiet);
   t.short_name("quiet", "-q");
@@ -34,9 +34,9 @@ void describe_run(OptionTable& t, RunSettings& s) {
          o.deterministic);
   t.unsigned_integer("work-limit", "Work budget of --deterministic: pricing rounds per worker",
                      o.work_limit, 1, kMax64);
-  t.choice("pricing", "Memory prices: per input node, per time segment, or workers alternate",
-           o.pricing,
-           {{"member", Pricing::kPerMember}, {"time", Pricing::kPerTime}, {"mixed", Pricing::kMixed}});
+  t.choice(
+      "pricing", "Memory prices: per input node, per time segment, or workers alternate", o.pricing,
+      {{"member", Pricing::kPerMember}, {"time", Pricing::kPerTime}, {"mixed", Pricing::kMixed}});
   t.integer("stale-rounds",
             "Pricing rounds without improvement before a worker polishes its best and scatters "
             "its prices",
@@ -61,8 +61,8 @@ void describe_prices(OptionTable& t, SolverOptions& o) {
            po.decay, 0, 1, "a number", prices);
   t.number("prices.time-gain", "Per-time pricing: the subgradient step's gain", po.time_gain, 0,
            kAny, "a number", prices);
-  t.number("prices.step-decay", "Per-time pricing: the step's decay per round", po.step_decay, 0,
-           1, "a number", prices);
+  t.number("prices.step-decay", "Per-time pricing: the step's decay per round", po.step_decay, 0, 1,
+           "a number", prices);
   t.number("prices.min-step", "Per-time pricing: the smallest step", po.min_step, 0, kAny,
            "a number", prices);
   t.number("prices.scatter-step", "A stagnating worker's step after it scatters its prices",
@@ -74,10 +74,10 @@ void describe_prices(OptionTable& t, SolverOptions& o) {
 
 void describe_trws(OptionTable& t, SolverOptions& o) {
   const std::string trws = "Message passing (TRW-S on the priced problem)";
-  t.integer("trws.iterations", "TRW-S iterations per pricing round", o.trws.iterations, 1,
-            kMaxInt, trws);
-  t.integer("trws.descent-passes", "Priced 1-opt passes on TRW-S's rounding",
-            o.trws.descent_passes, 0, kMaxInt, trws);
+  t.integer("trws.iterations", "TRW-S iterations per pricing round", o.trws.iterations, 1, kMaxInt,
+            trws);
+  t.integer("trws.descent-passes", "Priced 1-opt passes on TRW-S's rounding", o.trws.descent_passes,
+            0, kMaxInt, trws);
   t.number("trws.reset-share", "Share of a stagnating worker's scatters that forget the messages",
            o.trws.reset_share, 0, 1, "a share from 0 to 1", trws);
 }
@@ -86,8 +86,8 @@ void describe_local(OptionTable& t, SolverOptions& o) {
   const std::string local = "Local search (repair and neighbourhoods)";
   t.integer("repair.forced-moves", "Moves a greedy repair may force before it gives up",
             o.repair.forced_moves, 0, kMaxInt, local);
-  t.integer("repair.max-steps", "Overloaded points a greedy repair may visit",
-            o.repair.max_steps, 1, kMaxInt, local);
+  t.integer("repair.max-steps", "Overloaded points a greedy repair may visit", o.repair.max_steps,
+            1, kMaxInt, local);
   t.integer("repair.steps-per-group", "... and at most this many per reduced group (plus 100)",
             o.repair.steps_per_group, 0, kMaxInt, local);
   t.integer("compound.within-percent",
@@ -95,8 +95,8 @@ void describe_local(OptionTable& t, SolverOptions& o) {
             o.compound.within_percent, 0, kMaxInt, local);
   t.integer("compound.budget", "Compound moves' work per round, in priced-network sizes",
             o.compound.budget, 0, kMaxInt, local);
-  t.integer("compound.repair-moves", "Freeing moves per compound move", o.compound.repair_moves,
-            0, kMaxInt, local);
+  t.integer("compound.repair-moves", "Freeing moves per compound move", o.compound.repair_moves, 0,
+            kMaxInt, local);
   t.integer("tree.blocks", "Tree blocks per batch on a stagnating worker's best", o.tree.blocks, 0,
             kMaxInt, local);
   t.integer("tree.blocks-while-forbidden", "The same while the best picks a forbidden entry",
@@ -104,29 +104,29 @@ void describe_local(OptionTable& t, SolverOptions& o) {
   t.integer("tree.size", "Groups per tree block", o.tree.size, 1, kMaxInt, local);
   t.integer("tree.pricings", "Labellings per tree block (the first ignores memory)",
             o.tree.pricings, 1, kMaxInt, local);
-  t.integer("tree.relief", "Groups live at an overloaded point brought into a block",
-            o.tree.relief, 0, kMaxInt, local);
+  t.integer("tree.relief", "Groups live at an overloaded point brought into a block", o.tree.relief,
+            0, kMaxInt, local);
   t.integer("lns.windows",
             "Windows per batch of exact re-solves around a stagnating worker's best (0: no "
             "large-neighbourhood search)",
             o.lns.windows, 0, kMaxInt, local);
   t.number("lns.at-forbidden", "Share of windows grown around forbidden picks while there are any",
            o.lns.at_forbidden, 0, 1, "a share from 0 to 1", local);
-  t.number("lns.time-share", "Share of time windows when memory is limited", o.lns.time_share, 0,
-           1, "a share from 0 to 1", local);
+  t.number("lns.time-share", "Share of time windows when memory is limited", o.lns.time_share, 0, 1,
+           "a share from 0 to 1", local);
   t.integer("lns.first-size", "Nodes in the first windows", o.lns.first_size, 1, kMaxInt, local);
   t.integer("lns.min-size", "Smallest window size", o.lns.min_size, 1, kMaxInt, local);
   t.integer("lns.max-size", "Largest window size", o.lns.max_size, 1, kMaxInt, local);
   t.integer("lns.node-limit", "Search nodes per window before it counts as cut off",
             o.lns.node_limit, 1, kMaxInt, local);
-  t.integer("crossover.passes", "Passes over the components of a crossover", o.crossover.passes,
-            0, kMaxInt, local);
+  t.integer("crossover.passes", "Passes over the components of a crossover", o.crossover.passes, 0,
+            kMaxInt, local);
 }
 
 void describe_exact(OptionTable& t, SolverOptions& o) {
   const std::string exact = "Presolve and exact mode";
-  t.flag("presolve.enabled", "Exact presolve (false: every node its own group)",
-         o.presolve.enabled, exact);
+  t.flag("presolve.enabled", "Exact presolve (false: every node its own group)", o.presolve.enabled,
+         exact);
   t.unsigned_integer("presolve.dominance-budget",
                      "Entries (and pairs) compared by the dominance test per round",
                      o.presolve.dominance_budget, 0, kMax64, exact);
@@ -157,9 +157,8 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
   t.integer("max-region-gap",
             "Synchronisations between region rounds, at most, while their bound stalls",
             d.max_region_gap, 1, kMaxInt, mpi);
-  t.number("region-bound-gain",
-           "Share by which the regions' bound must rise to count as progress", d.region_bound_gain,
-           1e-9, 1, "a share from 0 to 1", mpi);
+  t.number("region-bound-gain", "Share by which the regions' bound must rise to count as progress",
+           d.region_bound_gain, 1e-9, 1, "a share from 0 to 1", mpi);
   t.number("region-gain", "The regions' time prices: subgradient gain", d.region_gain, 0, kAny,
            "a number", mpi);
   t.number("region-step-rounds", "The regions' time prices: rounds over which the step halves",
@@ -180,9 +179,11 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
 void check_solve_options(const RunSettings& s) {
   const WindowOptions& w = s.solver.lns;
   if (w.min_size > w.first_size || w.first_size > w.max_size)
-    throw OptionError("lns.min-size, lns.first-size, lns.max-size: expected min <= first <= max, "
-                      "found " + std::to_string(w.min_size) + ", " +
-                      std::to_string(w.first_size) + ", " + std::to_string(w.max_size));
+    throw OptionError(
+        "lns.min-size, lns.first-size, lns.max-size: expected min <= first <= max, "
+        "found " +
+        std::to_string(w.min_size) + ", " + std::to_string(w.first_size) + ", " +
+        std::to_string(w.max_size));
   if (s.solver.prices.scales.empty())
     throw OptionError("prices.scales: expected at least one price level");
 }

@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "iopddl/io.hpp"
-#include "json_scan.hpp"
 #include "iopddl/stop.hpp"
+#include "json_scan.hpp"
 
 namespace iopddl {
 namespace {
@@ -72,8 +72,8 @@ class ReaderErrors {
       const std::string text(token.substr(0, 40));
       std::string_view digits = token;
       if (!digits.empty() && digits.front() == '-') digits.remove_prefix(1);
-      const bool integral = !digits.empty() && digits.find_first_not_of("0123456789") ==
-                                                   std::string_view::npos;
+      const bool integral =
+          !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
       if (integral) fail(where, "integer " + text + " is outside the int64 range");
       if (token.find_first_not_of("-+.eE0123456789") == std::string_view::npos)
         fail(where, "expected an integer, found " + text);
@@ -338,8 +338,8 @@ class Reader : ReaderErrors {
   StopPoll stop_;
   ProblemBuilder builder_;
   bool have_nodes_ = false, have_edges_ = false, have_intervals_ = false, have_costs_ = false,
-       have_usages_ = false, have_edge_nodes_ = false, have_edge_costs_ = false,
-       have_name_ = false, have_limit_ = false;
+       have_usages_ = false, have_edge_nodes_ = false, have_edge_costs_ = false, have_name_ = false,
+       have_limit_ = false;
   std::optional<Usage> limit_;
   std::vector<std::int64_t> lo_, hi_, costs_, usages_;
   std::vector<std::uint64_t> cost_begin_{0}, usage_begin_{0};

@@ -34,7 +34,8 @@ std::string gib(std::size_t bytes) {
 void reserve(FileBytes& b, std::size_t& capacity, std::size_t bytes, const std::string& path) {
   if (bytes <= capacity) return;
   void* p = std::realloc(b.buffer.release(), bytes);
-  if (p == nullptr) throw InputError(path + ": out of memory reading " + std::to_string(bytes) + " bytes");
+  if (p == nullptr)
+    throw InputError(path + ": out of memory reading " + std::to_string(bytes) + " bytes");
   b.buffer.reset(static_cast<char*>(p));
   capacity = bytes;
 }
@@ -65,7 +66,8 @@ void read_raw(const std::string& path, std::size_t padding, const StopControl* s
     too_large(path, ("is " + std::to_string(st.st_size) + " bytes,").c_str());
   // Regular files: one allocation of the right size; pipes and the like grow as they come.
   std::size_t capacity = 0;
-  reserve(out, capacity, (regular ? static_cast<std::size_t>(st.st_size) : 1 << 20) + padding, path);
+  reserve(out, capacity, (regular ? static_cast<std::size_t>(st.st_size) : 1 << 20) + padding,
+          path);
   out.size = 0;
   for (;;) {
     if (out.size + padding >= capacity) {
@@ -109,8 +111,7 @@ bool is_gzip(const FileBytes& b) {
 // cannot be trusted to size the output, and for the first bytes of every file (see gunzip).
 std::size_t inflate_member(const char* in, std::size_t in_size, FileBytes& out,
                            std::size_t& capacity, std::size_t& out_len, std::size_t limit,
-                           std::size_t padding, const StopControl* stop,
-                           const std::string& path) {
+                           std::size_t padding, const StopControl* stop, const std::string& path) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 16) != Z_OK) throw InputError(path + ": cannot start gzip decoding");
   struct End {
@@ -188,9 +189,8 @@ FileBytes gunzip(const FileBytes& in, const std::string& path, std::size_t paddi
     if (plausible) {
       reserve(out, capacity, out_len + isize + padding, path);
       std::size_t used = 0, produced = 0;
-      const auto r = libdeflate_gzip_decompress_ex(d.get(), member, remaining,
-                                                   out.buffer.get() + out_len, isize, &used,
-                                                   &produced);
+      const auto r = libdeflate_gzip_decompress_ex(
+          d.get(), member, remaining, out.buffer.get() + out_len, isize, &used, &produced);
       if (r == LIBDEFLATE_SUCCESS) {
         in_pos += used;
         out_len += produced;

@@ -42,8 +42,7 @@ std::vector<Strategy> read_solution(const std::string& path) {
       throw InputError(path + ": not a JSON object");
     }
     simdjson::dom::element assignment;
-    if (doc["assignment"].get(assignment))
-      throw InputError(path + ": missing key \"assignment\"");
+    if (doc["assignment"].get(assignment)) throw InputError(path + ": missing key \"assignment\"");
     return parse_list(assignment, path + ": assignment");
   }
   // Contest output: the last line that is not blank is the answer, as the contest read it.

@@ -1,8 +1,8 @@
 #include "network.hpp"
 
-#include "../util/incidence.hpp"
-
 #include <algorithm>
+
+#include "../util/incidence.hpp"
 
 namespace iopddl {
 
@@ -42,7 +42,9 @@ std::uint32_t CostNetwork::add_edge(std::uint32_t u, std::uint32_t v) {
   return static_cast<std::uint32_t>(g.eu.size() - 1);
 }
 
-void CostNetwork::finish() { build_incidence(g_->k.size(), g_->eu, g_->ev, g_->adj_begin, g_->adj); }
+void CostNetwork::finish() {
+  build_incidence(g_->k.size(), g_->eu, g_->ev, g_->adj_begin, g_->adj);
+}
 
 double CostNetwork::energy(const std::vector<Strategy>& x) const {
   double total = 0;

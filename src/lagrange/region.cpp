@@ -1,10 +1,10 @@
 #include "region.hpp"
-#include "time_prices.hpp"
 
 #include <algorithm>
 #include <limits>
 
 #include "iopddl/stop.hpp"
+#include "time_prices.hpp"
 
 namespace iopddl {
 
@@ -127,7 +127,8 @@ RegionSolver::RegionSolver(const Reduced& r, const Partition& part, const CopyLa
   base_.assign(net_.unary_size(), 0.0);
   for (std::uint32_t i = 0; i < owned_.size(); ++i)
     for (Strategy s = 0; s < r.strategies(owned_[i]); ++s)
-      base_[net_.unary_begin(i) + s] = std::min(static_cast<double>(r.costs(owned_[i])[s]), kInfinite);
+      base_[net_.unary_begin(i) + s] =
+          std::min(static_cast<double>(r.costs(owned_[i])[s]), kInfinite);
   // The copies of owned nodes held by other regions.
   std::vector<std::vector<std::uint32_t>> of(owned_.size());
   for (std::uint32_t c = 0; c < copies.size(); ++c)

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "iopddl/rng.hpp"
 #include "iopddl/options.hpp"
+#include "iopddl/rng.hpp"
 #include "state.hpp"
 
 namespace iopddl {

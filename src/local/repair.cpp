@@ -20,9 +20,9 @@ bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOpti
   };
   std::vector<Candidate> cands;
   std::vector<std::uint32_t> groups;
-  const std::size_t max_steps = std::min<std::size_t>(
-      static_cast<std::size_t>(o.steps_per_group) * r.num_nodes() + 100,
-      static_cast<std::size_t>(o.max_steps));
+  const std::size_t max_steps =
+      std::min<std::size_t>(static_cast<std::size_t>(o.steps_per_group) * r.num_nodes() + 100,
+                            static_cast<std::size_t>(o.max_steps));
   std::size_t forced = 0;
   for (std::size_t step = 0; step < max_steps; ++step) {
     if (state.feasible()) return true;

@@ -53,8 +53,7 @@ Nodes add_nodes(ProblemBuilder& b, Rng& rng, std::size_t n, bool forbidden) {
       // degree, so replicated layouts are cheap and memory-hungry: cost and memory pull
       // against each other, as in XLA's requests (without this, the least-memory layout
       // is also nearly the cheapest and the memory limit costs little).
-      const double comm =
-          d > 1 ? tensor * (0.3 + 0.4 * std::log2(d)) * (0.5 + rng.uniform()) : 0.0;
+      const double comm = d > 1 ? tensor * (0.3 + 0.4 * std::log2(d)) * (0.5 + rng.uniform()) : 0.0;
       cost[s] = static_cast<Cost>(0.1 * flops / d + comm);
       usage[s] = static_cast<Usage>(tensor / d * (0.8 + 0.4 * rng.uniform()));
     }
@@ -118,8 +117,7 @@ void edge_table(Rng& rng, const Nodes& nodes, const std::vector<Strategy>& plant
       for (Strategy c = 0; c < kw; ++c) {
         const int da = nodes.shard[u][a], dc = nodes.shard[w][c];
         table[static_cast<std::size_t>(a) * kw + c] =
-            da == dc ? 0
-                     : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
+            da == dc ? 0 : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
       }
     const Cost m = *std::min_element(table.begin(), table.end());
     for (Cost& x : table) x -= m;

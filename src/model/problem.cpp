@@ -1,10 +1,10 @@
 #include "iopddl/problem.hpp"
 
-#include "../util/incidence.hpp"
-
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+
+#include "../util/incidence.hpp"
 
 namespace iopddl {
 

@@ -24,9 +24,9 @@
 #include <limits>
 #include <optional>
 
+#include "../lagrange/region.hpp"
 #include "../partition/regions.hpp"
 #include "../portfolio/portfolio.hpp"
-#include "../lagrange/region.hpp"
 #include "checkpoint.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
@@ -147,11 +147,12 @@ struct RegionWorkers {
                    const DistributedOptions& d, int rank, int size, Portfolio& portfolio,
                    StopControl& stop, IncumbentStore& store, MPI_Comm comm, Total& lower_bound) {
     if (epoch < next) return false;
-    const Total bound = region_round(r, part, copies, dual, solver, d.region_iterations, rank,
-                                     size, rounds++, portfolio, stop, store, comm);
+    const Total bound = region_round(r, part, copies, dual, solver, d.region_iterations, rank, size,
+                                     rounds++, portfolio, stop, store, comm);
     // The bound gain that counts as progress; an integer share of the bound, as before.
     const Total margin =
-        lower_bound > 0 ? lower_bound / static_cast<Total>(std::llround(1 / d.region_bound_gain)) : 0;
+        lower_bound > 0 ? lower_bound / static_cast<Total>(std::llround(1 / d.region_bound_gain))
+                        : 0;
     gap = bound > lower_bound + margin
               ? 1
               : std::min(2 * gap, static_cast<std::uint64_t>(d.max_region_gap));
@@ -204,8 +205,8 @@ std::vector<double> blend_prices(Portfolio& portfolio, double blend, int size, M
 }
 
 // Rank 0's checkpoint; a failed write is reported and the run goes on.
-void write_checkpoint(Checkpoint c, const std::string& path, const IncumbentStore& store,
-                      Log& log, std::string* checkpoint_error) {
+void write_checkpoint(Checkpoint c, const std::string& path, const IncumbentStore& store, Log& log,
+                      std::string* checkpoint_error) {
   auto [a, has] = store.snapshot();
   if (has) {
     c.assignment = a;
@@ -263,12 +264,13 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   if (resume) apply_resume(*resume, d, p, portfolio, store, log);
 
   const std::uint64_t max_epochs =
-      o.deterministic ? std::max<std::uint64_t>(1, (o.work_limit + d.sync_rounds - 1) / d.sync_rounds)
-                      : std::numeric_limits<std::uint64_t>::max();
+      o.deterministic
+          ? std::max<std::uint64_t>(1, (o.work_limit + d.sync_rounds - 1) / d.sync_rounds)
+          : std::numeric_limits<std::uint64_t>::max();
   double last_checkpoint = stop.elapsed();
   for (std::uint64_t epoch = 0;; ++epoch) {
-    if (regions && regions->maybe_round(epoch, r, part, d, rank, size, portfolio, stop, store,
-                                        comm, lower_bound)) {
+    if (regions && regions->maybe_round(epoch, r, part, d, rank, size, portfolio, stop, store, comm,
+                                        lower_bound)) {
       bound_from_regions = true;
       if (rank == 0)
         log.info("lower bound %s from the regions' dual", to_string(lower_bound).c_str());

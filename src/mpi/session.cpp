@@ -7,9 +7,13 @@
 
 namespace iopddl {
 
-bool built_with_mpi() { return true; }
+bool built_with_mpi() {
+  return true;
+}
 
-bool launched_by_mpi() { return mpi::launched_by_mpi(); }
+bool launched_by_mpi() {
+  return mpi::launched_by_mpi();
+}
 
 MpiSession::MpiSession(bool start) {
   if (!start) return;

@@ -7,9 +7,13 @@
 
 namespace iopddl {
 
-bool built_with_mpi() { return false; }
+bool built_with_mpi() {
+  return false;
+}
 
-bool launched_by_mpi() { return false; }
+bool launched_by_mpi() {
+  return false;
+}
 
 MpiSession::MpiSession(bool start) {
   if (start) throw std::logic_error("this build of iopddl has no MPI layer");

@@ -6,8 +6,8 @@
 
 namespace iopddl {
 
-MemoryPrices::MemoryPrices(const Reduced& r, const MemoryIndex& index, Pricing pricing,
-                           double unit, const PriceOptions& o)
+MemoryPrices::MemoryPrices(const Reduced& r, const MemoryIndex& index, Pricing pricing, double unit,
+                           const PriceOptions& o)
     : r_(r),
       p_(r.original()),
       index_(index),

@@ -15,22 +15,22 @@
 #include <numeric>
 #include <thread>
 
-#include "../reduce/reduced.hpp"
+#include "../lagrange/time_prices.hpp"
+#include "../lagrange/trws.hpp"
 #include "../local/compound.hpp"
 #include "../local/crossover.hpp"
 #include "../local/descent.hpp"
+#include "../local/memory_index.hpp"
+#include "../local/neighbourhood.hpp"
+#include "../local/repair.hpp"
+#include "../local/state.hpp"
+#include "../local/tree_block.hpp"
+#include "../local/window_search.hpp"
+#include "../reduce/reduced.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
-#include "../local/window_search.hpp"
 #include "memory_prices.hpp"
-#include "../local/memory_index.hpp"
-#include "../local/repair.hpp"
-#include "../local/state.hpp"
-#include "../local/neighbourhood.hpp"
-#include "../local/tree_block.hpp"
-#include "../lagrange/time_prices.hpp"
-#include "../lagrange/trws.hpp"
 
 namespace iopddl {
 
@@ -156,7 +156,8 @@ class Worker {
     // risen), repair takes long and ends nowhere good: 0.77 s for S's first assembly.
     if (!state_.feasible() && far_over()) return false;
     if (!state_.feasible() && !greedy_repair(state_, index_, o_.repair, stop)) return false;
-    memory_descent(state_, improve_rng_, stop);  // its own stream: the worker's search goes on undisturbed
+    memory_descent(state_, improve_rng_,
+                   stop);  // its own stream: the worker's search goes on undisturbed
     trade(stop, improve_rng_);
     if (!keep_if_better(store, log, "regions")) return false;
     best_adopted_ = true;
@@ -367,8 +368,7 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
     const std::vector<double>& scales = o_.prices.scales;
     const double scale =
         scales[static_cast<std::size_t>(o_.pricing == Pricing::kMixed ? w / 2 : w) % scales.size()];
-    workers_.push_back(std::make_unique<Worker>(r, *index_, *network_, o_, unit * scale, w,
-                                                pricing,
+    workers_.push_back(std::make_unique<Worker>(r, *index_, *network_, o_, unit * scale, w, pricing,
                                                 o_.deterministic ? nullptr : shared_.get()));
   }
   if (exact.status == SolveStatus::kOptimal) adopt(exact_x_, exact_cost_);

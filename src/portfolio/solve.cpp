@@ -4,10 +4,14 @@ namespace iopddl {
 
 const char* status_name(SolveStatus status) {
   switch (status) {
-    case SolveStatus::kOptimal: return "optimal";
-    case SolveStatus::kFeasible: return "feasible";
-    case SolveStatus::kInfeasible: return "infeasible";
-    case SolveStatus::kNoSolution: break;
+    case SolveStatus::kOptimal:
+      return "optimal";
+    case SolveStatus::kFeasible:
+      return "feasible";
+    case SolveStatus::kInfeasible:
+      return "infeasible";
+    case SolveStatus::kNoSolution:
+      break;
   }
   return "no solution";
 }

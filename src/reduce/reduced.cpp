@@ -1,10 +1,10 @@
 #include "reduced.hpp"
 
-#include "../util/incidence.hpp"
-
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
+
+#include "../util/incidence.hpp"
 
 namespace iopddl {
 namespace {
@@ -324,7 +324,6 @@ class Forest {
   std::vector<std::vector<Strategy>> map_;
   std::vector<std::uint32_t> path_;
 };
-
 
 // Drops the marked strategies of every group from the grouping. Returns how many.
 std::size_t remove_strategies(const Reduced& r, const std::vector<std::vector<char>>& marks,

@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const int fd = memfd_create("fuzz", 0);
   if (fd < 0) return 0;
-  if (!bytes.empty() && write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) {
+  if (!bytes.empty() &&
+      write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) {
     close(fd);
     return 0;
   }
