@@ -114,6 +114,19 @@ struct WindowOptions {
   int node_limit = 20000;
 };
 
+// How a stagnating worker's polish picks its neighbourhoods (tree blocks, exact windows).
+enum class PolishSchedule {
+  kFixed,   // tree blocks while they improve, then windows while they improve, again while
+            // the windows improved (the measured default)
+  kPayoff,  // the neighbourhood with the higher gain per second so far (untried first, the
+            // other one at the explore rate), until both come up dry in a row
+};
+
+struct PolishOptions {
+  PolishSchedule schedule = PolishSchedule::kFixed;
+  double explore = 0.1;  // payoff: share of batches given to the one that pays less
+};
+
 // Partition crossover of round answers into the polished best.
 struct CrossoverOptions {
   // Passes over the components (a component taken frees memory another may need).
@@ -156,6 +169,7 @@ struct SolverOptions {
   CompoundOptions compound;
   TreeBlockOptions tree;
   WindowOptions lns;
+  PolishOptions polish;
   CrossoverOptions crossover;
   ExactOptions exact;
   PresolveOptions presolve;

@@ -119,6 +119,12 @@ void describe_local(OptionTable& t, SolverOptions& o) {
   t.integer("lns.max-size", "Largest window size", o.lns.max_size, 1, kMaxInt, local);
   t.integer("lns.node-limit", "Search nodes per window before it counts as cut off",
             o.lns.node_limit, 1, kMaxInt, local);
+  t.choice("polish.schedule",
+           "How a polish picks tree blocks or windows: fixed order, or by gain per second so far",
+           o.polish.schedule,
+           {{"fixed", PolishSchedule::kFixed}, {"payoff", PolishSchedule::kPayoff}}, local);
+  t.number("polish.explore", "Payoff schedule: share of batches given to the one that pays less",
+           o.polish.explore, 0, 1, "a share from 0 to 1", local);
   t.integer("crossover.passes", "Passes over the components of a crossover", o.crossover.passes, 0,
             kMaxInt, local);
 }

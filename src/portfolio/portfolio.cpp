@@ -31,6 +31,7 @@
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
 #include "memory_prices.hpp"
+#include "polish_schedule.hpp"
 
 namespace iopddl {
 
@@ -74,6 +75,7 @@ class Worker {
         tree_(r, &index, o.tree),
         compound_(r, index, o.compound),
         crossover_(r, o.crossover),
+        payoff_(2, o.polish.explore),
         rng_(o.seed, 0, static_cast<std::uint64_t>(id)),
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
@@ -190,6 +192,11 @@ class Worker {
     // for: one round, smaller batches.
     const bool forbidden = best_cost_ >= kForbidden;
     const int blocks = forbidden ? o_.tree.blocks_while_forbidden : o_.tree.blocks;
+    if (o_.polish.schedule == PolishSchedule::kPayoff) {
+      tree_.set_blocks(blocks);
+      polish_by_payoff(stop, store, log);
+      return;
+    }
     for (bool again = true; again;) {
       again = false;
       tree_.set_blocks(blocks);
@@ -202,6 +209,27 @@ class Worker {
         keep_polished(store, log, "lns");
         again = !forbidden;
       }
+    }
+  }
+
+  // PolishSchedule::kPayoff: one batch at a time, of the neighbourhood that pays best.
+  void polish_by_payoff(StopControl& stop, IncumbentStore& store, Log& log) {
+    Neighbourhood* const list[] = {&tree_, &lns_};
+    std::vector<bool> dry(2, false);
+    while (!stop.should_stop()) {
+      const std::size_t i = payoff_.choose(dry, rng_);
+      if (i == payoff_.count()) return;
+      Neighbourhood& n = *list[i];
+      const NeighbourhoodStats before = n.stats();
+      const bool improved = n.run(state_, rng_, stop) > 0;
+      payoff_.record(i, n.stats().gain - before.gain, n.stats().seconds - before.seconds);
+      if (!improved) {
+        dry[i] = true;
+        continue;
+      }
+      std::fill(dry.begin(), dry.end(), false);  // a new state: every one may pay again
+      memory_descent(state_, rng_, stop);
+      keep_polished(store, log, n.name());
     }
   }
 
@@ -281,6 +309,7 @@ class Worker {
   TreeBlocks tree_;
   Compound compound_;
   Crossing crossover_;
+  PayoffSchedule payoff_;  // PolishSchedule::kPayoff: what tree blocks and windows paid
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;
