@@ -92,8 +92,9 @@ void Trws::reset_messages() {
 void Trws::pass(bool forward, const StopControl* stop) {
   const auto n = static_cast<std::int64_t>(net_.num_nodes());
   std::vector<double> belief, a;
+  StopPoll poll(stop, 4096);
   for (std::int64_t step = 0; step < n; ++step) {
-    if (stop && (step & 4095) == 4095 && stop->should_stop()) return;
+    if (poll.tick()) return;
     const auto i = static_cast<std::uint32_t>(forward ? step : n - 1 - step);
     if (peeled_[i]) continue;
     const Strategy ki = net_.strategies(i);

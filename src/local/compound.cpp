@@ -95,9 +95,9 @@ int CompoundMoves::run(LocalState& state, Rng& rng, const StopControl& stop, std
   std::iota(order_.begin(), order_.end(), 0);
   for (std::size_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[rng.below(i)]);
   int kept = 0;
-  std::size_t visited = 0;
+  StopPoll poll(&stop, 256);
   for (std::uint32_t g : order_) {
-    if ((++visited & 255) == 0 && stop.should_stop()) break;
+    if (poll.tick()) break;
     if (work_ >= budget) break;
     if (chain(state, g)) ++kept;
   }

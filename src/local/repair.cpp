@@ -24,9 +24,10 @@ bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOpti
       std::min<std::size_t>(static_cast<std::size_t>(o.steps_per_group) * r.num_nodes() + 100,
                             static_cast<std::size_t>(o.max_steps));
   std::size_t forced = 0;
+  StopPoll poll(&stop, 16);  // a step looks at every group live at one point
   for (std::size_t step = 0; step < max_steps; ++step) {
     if (state.feasible()) return true;
-    if ((step & 15) == 0 && stop.should_stop()) return false;
+    if (poll.tick()) return false;
     const std::size_t t = state.usage().first_above(limit);
     ++now;
     cands.clear();

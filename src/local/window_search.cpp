@@ -104,7 +104,7 @@ void WindowSearch::time_window(const LocalState& state, Rng& rng) {
 // memory is checked against the limit with unplaced nodes at their floor (exact pruning).
 void WindowSearch::dfs(LocalState& state, std::size_t depth, Total partial) {
   if (!complete_) return;
-  if (++nodes_ > node_limit_ || ((nodes_ & 255) == 0 && stop_->should_stop())) {
+  if (++nodes_ > node_limit_ || poll_.tick()) {
     complete_ = false;
     return;
   }
@@ -190,7 +190,7 @@ bool WindowSearch::search_window(LocalState& state) {
 }
 
 int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopControl& stop) {
-  stop_ = &stop;
+  poll_ = StopPoll(&stop, 256);
   int improved = 0;
   // The nodes at a forbidden pick (own cost or an edge entry).
   forbidden_.clear();
@@ -219,7 +219,7 @@ int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopContro
 
 WindowSearch::Exact WindowSearch::solve_exactly(LocalState& state, std::size_t node_limit,
                                                 const StopControl& stop) {
-  stop_ = &stop;
+  poll_ = StopPoll(&stop, 256);
   clear_window();
   // Breadth-first through every component, so that neighbours are placed close together
   // and inner edges enter the bound early.

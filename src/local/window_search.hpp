@@ -13,6 +13,7 @@
 
 #include "iopddl/options.hpp"
 #include "iopddl/rng.hpp"
+#include "iopddl/stop.hpp"
 #include "state.hpp"
 
 namespace iopddl {
@@ -20,8 +21,6 @@ struct MemoryIndex;
 }
 
 namespace iopddl {
-
-class StopControl;
 
 class WindowSearch {
  public:
@@ -69,7 +68,7 @@ class WindowSearch {
   std::size_t nodes_ = 0, node_limit_;
   bool complete_ = true;
   bool found_ = false;
-  const StopControl* stop_ = nullptr;
+  StopPoll poll_{nullptr, 256};  // the stop control of the current run, every 256 search nodes
 };
 
 }  // namespace iopddl
