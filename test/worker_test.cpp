@@ -253,7 +253,8 @@ TEST_CASE("a neighbourhood's statistics count its batches, improving moves and e
   CHECK(improved > 10);
 }
 
-TEST_CASE("the payoff schedule tries each neighbourhood, then prefers what paid, skipping dry ones") {
+TEST_CASE(
+    "the payoff schedule tries each neighbourhood, then prefers what paid, skipping dry ones") {
   PayoffSchedule schedule(2, 0.0);
   Rng rng(1);
   std::vector<bool> dry{false, false};

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 namespace iopddl::app {
 namespace {
@@ -41,12 +42,15 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
-std::int64_t parse_integer(const std::string& key, const std::string& text, std::int64_t lo,
-                           std::int64_t hi) {
+namespace {
+
+// A decimal integer of type T within [lo, hi] (a sign only where T has one).
+template <class T>
+T parse_integral(const std::string& key, const std::string& text, T lo, T hi) {
   const std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-  if (!plain_decimal(text, true))
+  if (!plain_decimal(text, std::is_signed_v<T>))
     throw OptionError(key + ": expected " + range + ", found \"" + text + "\"");
-  std::int64_t x = 0;
+  T x = 0;
   const char* b = text.data() + (text[0] == '+' ? 1 : 0);
   const auto r = std::from_chars(b, text.data() + text.size(), x);
   if (r.ec != std::errc() || x < lo || x > hi)
@@ -54,16 +58,16 @@ std::int64_t parse_integer(const std::string& key, const std::string& text, std:
   return x;
 }
 
+}  // namespace
+
+std::int64_t parse_integer(const std::string& key, const std::string& text, std::int64_t lo,
+                           std::int64_t hi) {
+  return parse_integral(key, text, lo, hi);
+}
+
 std::uint64_t parse_unsigned(const std::string& key, const std::string& text, std::uint64_t lo,
                              std::uint64_t hi) {
-  const std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-  if (!plain_decimal(text, false))
-    throw OptionError(key + ": expected " + range + ", found \"" + text + "\"");
-  std::uint64_t x = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (r.ec != std::errc() || x < lo || x > hi)
-    throw OptionError(key + ": " + text + " is outside the range (expected " + range + ")");
-  return x;
+  return parse_integral(key, text, lo, hi);
 }
 
 double parse_number(const std::string& key, const std::string& text, double lo, double hi,
