@@ -9,6 +9,7 @@
 #include "iopddl/generate.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/solve.hpp"
+#include "local/state.hpp"
 #include "reduce/reduced.hpp"
 #include "support.hpp"
 
@@ -153,5 +154,76 @@ TEST_CASE("the portfolio's timeout paths end with a checked answer, on a clock t
     const Evaluation e = evaluate(p, store.assignment());
     CHECK(e.feasible);
     CHECK(e.cost == store.cost());
+  }
+}
+
+TEST_CASE("a stop control's work view stops when its meter is spent, and charges only it") {
+  StopControl root;
+  root.charge(1000);  // no meter: counted nowhere, never stops the root
+  CHECK_FALSE(root.should_stop());
+  WorkMeter meter;
+  meter.limit = 100;
+  const StopControl view(root, meter);
+  StopPoll poll(&view, 1);
+  int ticks = 0;
+  while (ticks < 100 && !poll.tick(10)) ++ticks;
+  CHECK(ticks == 9);  // the tenth tick of 10 units spends it
+  CHECK(meter.done == 100);
+  CHECK(meter.spent());
+  CHECK(view.should_stop());
+  CHECK_FALSE(root.should_stop());  // the parent runs on
+  WorkMeter fresh;
+  const StopControl other(root, fresh);
+  CHECK_FALSE(other.should_stop());
+  root.request_stop();  // and a request reaches every view
+  CHECK(other.should_stop());
+}
+
+TEST_CASE("the incremental state counts the work of its delta reads and usage updates") {
+  Rng rng(5);
+  test::TinySpec spec;
+  spec.nodes = 6;
+  spec.edges = 7;
+  const Problem p = test::random_problem(rng, spec);
+  const Reduced r = Reduced::build(p);
+  REQUIRE(r.num_nodes() > 0);
+  LocalState state(r);
+  WorkMeter meter;
+  state.set_meter(&meter);
+  state.assign(std::vector<Strategy>(r.num_nodes(), 0));
+  const std::uint64_t assigned = meter.done;
+  CHECK(assigned >= r.num_members());
+  const std::uint32_t g = 0;
+  const auto d = state.deltas(g);
+  CHECK(meter.done - assigned >= d.size() * (1 + r.incident(g).size()));
+  const std::uint64_t read = meter.done;
+  state.deltas(g);  // cached: no new work
+  CHECK(meter.done == read);
+  if (r.strategies(g) > 1) {
+    state.move(g, 1, state.delta(g, 1));
+    CHECK(meter.done > read + r.member_begin(g + 1) - r.member_begin(g));
+  }
+}
+
+TEST_CASE("a deterministic run stops where each worker's work is spent, even inside a polish") {
+  // Polish batches far longer than the budget (a worker stagnates after every round and
+  // polishes with 10^6 windows and blocks): the work count stops them, not their size.
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 600;
+  g.seed = 4;
+  const Problem p = generate_problem(g);
+  for (std::uint64_t millions : {4, 8}) {
+    CAPTURE(millions);
+    SolverOptions o = test::deterministic_options(millions, 2);
+    o.stale_rounds = 1;
+    o.lns.windows = 1000000;
+    o.tree.blocks = 1000000;
+    const test::Outcome out = test::solve_checked(p, o);
+    REQUIRE(out.cost.has_value());
+    const std::uint64_t limit = 2 * millions * 1000000;
+    CHECK(out.result.work >= limit);
+    // Past the limit by what the searches do between two polls, far less than a budget.
+    CHECK(out.result.work <= limit + 2 * 1000000);
   }
 }

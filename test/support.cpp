@@ -83,10 +83,10 @@ Outcome solve_checked(const Problem& p, const SolverOptions& o) {
   return out;
 }
 
-SolverOptions deterministic_options(std::uint64_t rounds, int threads) {
+SolverOptions deterministic_options(std::uint64_t millions, int threads) {
   SolverOptions o;
   o.deterministic = true;
-  o.work_limit = rounds;
+  o.work_limit = millions;
   o.threads = threads;
   return o;
 }

@@ -46,8 +46,8 @@ struct Outcome {
   std::size_t forbidden_picks = 0;
 };
 Outcome solve_checked(const Problem& p, const SolverOptions& o);
-// Deterministic options for tests: bounded by `rounds` pricing rounds per worker.
-SolverOptions deterministic_options(std::uint64_t rounds, int threads = 2);
+// Deterministic options for tests: bounded by `millions` of work units per worker.
+SolverOptions deterministic_options(std::uint64_t millions, int threads = 2);
 
 // Path of a file in the source tree (test data, examples).
 std::string source_path(const std::string& relative);

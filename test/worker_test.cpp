@@ -40,7 +40,7 @@ Problem tight_problem(Rng& rng, int max_nodes, double forbidden_share = 0.1) {
 // every path run within a few rounds: polish after 2 stale rounds, compound moves on every
 // round answer.
 SolverOptions worker_options(int round) {
-  SolverOptions o = test::deterministic_options(12);
+  SolverOptions o = test::deterministic_options(1);  // a million units: dozens of rounds here
   o.exact.max_nodes = 0;
   o.stale_rounds = 2;
   o.compound.within_percent = 1000;

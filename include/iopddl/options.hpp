@@ -153,9 +153,11 @@ struct SolverOptions {
   static constexpr int kMaxThreads = 64;
   Algorithm algorithm = Algorithm::kPortfolio;
   std::uint64_t seed = 1;
-  int threads = 0;                // 0: the machine's cores
-  bool deterministic = false;     // bounded by work, not time: same seed+threads, same answer
-  std::uint64_t work_limit = 30;  // deterministic mode: pricing rounds per worker
+  int threads = 0;             // 0: the machine's cores
+  bool deterministic = false;  // bounded by work, not time: same seed+threads, same answer
+  // Deterministic mode: millions of work units per worker (a unit is about one table entry
+  // or delta read); 2500 is about 10 s per worker on a 2-core machine (tuning.csv: work-limit).
+  std::uint64_t work_limit = 2500;
   // Rounds without improvement before a worker polishes its best and scatters its prices
   // (tuning.csv: stale-rounds).
   int stale_rounds = 40;

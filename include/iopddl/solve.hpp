@@ -41,6 +41,7 @@ struct SolveResult {
   SolveStatus status = SolveStatus::kNoSolution;
   std::string note;                                 // e.g. which component proved optimality
   std::vector<NeighbourhoodReport> neighbourhoods;  // the portfolio's (empty otherwise)
+  std::uint64_t work = 0;  // work units the portfolio's workers did (of this process)
 };
 
 // Runs until the stop control says stop (deadline, request or work budget) or the search

@@ -31,6 +31,16 @@ class TimeSource {
   static const TimeSource& steady();
 };
 
+// The work one thread of a deterministic run has done and may do, in the units its loops
+// tick (StopPoll::tick): message entries, delta evaluations, search nodes. Owned by that
+// thread, never shared: the same seed gives the same work at every step, so a run
+// bounded by it stops at the same point of its search every time.
+struct WorkMeter {
+  std::uint64_t done = 0;
+  std::uint64_t limit = UINT64_MAX;
+  bool spent() const { return done >= limit; }
+};
+
 class StopControl {
  public:
   // `start` is the process start; `seconds` the total budget from it (<= 0: none; a budget
@@ -48,7 +58,20 @@ class StopControl {
     end_ = std::min(parent.end_, time_after(now(), seconds));
   }
 
+  // One thread's view of `parent` in a run bounded by work: stops when the parent stops or
+  // when `meter` (which must outlive it) is spent. Only that thread may use it.
+  StopControl(const StopControl& parent, WorkMeter& meter)
+      : StopControl(parent.start_, 0, *parent.time_) {
+    parent_ = &parent;  // whose deadline (or none) it keeps
+    meter_ = &meter;
+  }
+
   Clock::time_point now() const { return time_->now(); }
+
+  // Counts `units` of work on the meter, if this stop control has one.
+  void charge(std::uint64_t units) const {
+    if (meter_ != nullptr) meter_->done += units;
+  }
 
   // Brings the deadline `seconds` earlier (time reserved for work after the solver).
   void reserve(double seconds) {
@@ -70,6 +93,7 @@ class StopControl {
   bool should_stop() const {
     if (stop_requested()) return true;
     if (parent_ && parent_->should_stop()) return true;
+    if (meter_ != nullptr && meter_->spent()) return true;
     if (ignore_deadline_) return false;  // deterministic: only work and requests stop it
     return now() >= end_;
   }
@@ -80,15 +104,21 @@ class StopControl {
   std::atomic<bool> stop_{false};
   bool ignore_deadline_ = false;
   const StopControl* parent_ = nullptr;
+  WorkMeter* meter_ = nullptr;  // a thread's own, in a run bounded by work
 };
 
-// The one place long loops poll a stop control: tick() once per unit of work, and every
-// `period` ticks it asks the clock (reading it costs about as much as 100 cheap steps).
+// The one place long loops poll a stop control: tick(units) once per step, with the work
+// of the step (charged to the stop control's meter, if any), and every `period` ticks it
+// asks whether to stop (reading the clock costs about as much as 100 cheap steps).
 class StopPoll {
  public:
   explicit StopPoll(const StopControl* stop, std::uint32_t period = 1024)
       : stop_(stop), period_(period) {}
-  bool tick() { return stop_ != nullptr && ++count_ % period_ == 0 && stop_->should_stop(); }
+  bool tick(std::uint64_t units = 1) {
+    if (stop_ == nullptr) return false;
+    stop_->charge(units);
+    return ++count_ % period_ == 0 && stop_->should_stop();
+  }
   bool now() const { return stop_ != nullptr && stop_->should_stop(); }
 
  private:

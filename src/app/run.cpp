@@ -64,6 +64,7 @@ struct Run {
   std::string status = "no solution";
   std::string output_error;  // why --output could not be written ("" if it was)
   std::vector<NeighbourhoodReport> neighbourhoods;  // set once the search has ended
+  std::uint64_t work = 0;                           // likewise
   bool refused = false;  // the evaluator refused the store's answer: print [] instead
 };
 
@@ -96,7 +97,8 @@ std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
         << ",\"improvements\":" << n.improvements << ",\"gain\":" << to_string(n.gain)
         << ",\"seconds\":" << n.seconds << "}";
   }
-  out << "],\"settings\":\"" << escape_json(run.settings.settings_text) << "\"}\n";
+  out << "],\"work_units\":" << run.work;
+  out << ",\"settings\":\"" << escape_json(run.settings.settings_text) << "\"}\n";
   return out.str();
 }
 
@@ -277,7 +279,10 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
   {
     std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
     run.neighbourhoods = result.neighbourhoods;
+    run.work = result.work;
   }
+  if (run.settings.stats)
+    run.log.info("work: %llu units", static_cast<unsigned long long>(result.work));
   if (run.settings.stats)
     for (const NeighbourhoodReport& n : result.neighbourhoods)
       run.log.info("neighbourhood %s: %llu batches, %llu improving moves, gain %s, %.2f s",

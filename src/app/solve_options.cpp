@@ -32,7 +32,9 @@ void describe_run(OptionTable& t, RunSettings& s) {
          "Bound the search by work (--work-limit), not time: the same seed and threads (and "
          "ranks) give the same answer. --time-limit is then ignored",
          o.deterministic);
-  t.unsigned_integer("work-limit", "Work budget of --deterministic: pricing rounds per worker",
+  t.unsigned_integer("work-limit",
+                     "Work budget of --deterministic per worker, in millions of work units (a "
+                     "unit is about one table entry or cost delta read; 250 is about a second)",
                      o.work_limit, 1, kMax64);
   t.choice(
       "pricing", "Memory prices: per input node, per time segment, or workers alternate", o.pricing,
@@ -154,7 +156,8 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
   t.number("sync-seconds", "Seconds between synchronisations of the MPI ranks", d.sync_seconds,
            1e-3, kAny, "a finite number of seconds", mpi);
   t.unsigned_integer("sync-rounds",
-                     "Pricing rounds between synchronisations of --deterministic MPI runs",
+                     "Pricing rounds per worker between synchronisations of --deterministic MPI "
+                     "runs",
                      d.sync_rounds, 1, kMax64, mpi);
   t.integer("region-iterations",
             "TRW-S iterations of each rank's region worker per synchronisation (0: no region "

@@ -94,10 +94,11 @@ void Trws::pass(bool forward, const StopControl* stop) {
   std::vector<double> belief, a;
   StopPoll poll(stop, 4096);
   for (std::int64_t step = 0; step < n; ++step) {
-    if (poll.tick()) return;
     const auto i = static_cast<std::uint32_t>(forward ? step : n - 1 - step);
-    if (peeled_[i]) continue;
     const Strategy ki = net_.strategies(i);
+    // A step's work: the node's strategies times its tables (each entry is read).
+    if (poll.tick(static_cast<std::uint64_t>(ki) * (1 + net_.incident(i).size()))) return;
+    if (peeled_[i]) continue;
     belief.resize(static_cast<std::size_t>(ki));
     a.resize(static_cast<std::size_t>(ki));
     node_belief(i, belief.data());

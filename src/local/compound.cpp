@@ -9,15 +9,7 @@
 namespace iopddl {
 
 CompoundMoves::CompoundMoves(const Reduced& r, const MemoryIndex& index, const CompoundOptions& o)
-    : r_(r), index_(index), o_(o), order_(r.num_nodes()), in_chain_(r.num_nodes(), 0) {}
-
-Total CompoundMoves::freed_at(std::span<const std::uint32_t> members, Strategy from,
-                              Strategy to) const {
-  Total freed = 0;
-  for (std::uint32_t mi : members)
-    freed += Total{r_.member_usage(mi, from)} - r_.member_usage(mi, to);
-  return freed;
-}
+    : r_(r), relief_(index), o_(o), order_(r.num_nodes()), in_chain_(r.num_nodes(), 0) {}
 
 bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
   const auto d = state.deltas(g);
@@ -35,17 +27,6 @@ bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
   for (int step = 0; step < o_.repair_moves && !state.feasible(); ++step) {
     const std::size_t t = state.usage().first_above(limit);
     const Total excess = state.usage().max(t, t + 1) - limit;
-    // The members live at t, by group (a group's members live elsewhere do not matter).
-    // Chains mostly meet the same few tight points: the list (which depends on t only) is
-    // kept for the last one.
-    if (t != live_t_) {
-      live_t_ = t;
-      live_.clear();
-      index_.live_at(t, [&](std::uint32_t mi) { live_.push_back({index_.group[mi], mi}); });
-      std::sort(live_.begin(), live_.end());
-      members_.clear();
-      for (const auto& [h, mi] : live_) members_.push_back(mi);
-    }
     // The cheapest move that clears t, else the cheapest per unit freed there, among those
     // that keep the chain improving.
     bool found = false, clears = false;
@@ -53,27 +34,14 @@ bool CompoundMoves::chain(LocalState& state, std::uint32_t g) {
     std::uint32_t best_h = 0;
     Strategy best_s = 0;
     Total best_d = 0;
-    for (std::size_t i = 0, j; i < live_.size(); i = j) {
-      const std::uint32_t h = live_[i].first;
-      for (j = i + 1; j < live_.size() && live_[j].first == h;) ++j;
-      if (in_chain_[h]) continue;
-      const std::span<const std::uint32_t> live_members(members_.data() + i, j - i);
-      const Strategy cur = state.at(h);
-      const auto dh = state.deltas(h);
-      work_ += dh.size();
-      for (Strategy s = 0; s < r_.strategies(h); ++s) {
-        if (s == cur || total + dh[s] >= 0) continue;
-        work_ += live_members.size();
-        const Total freed = freed_at(live_members, cur, s);
-        if (freed <= 0) continue;
-        const bool c = freed >= excess;
-        const double sc = c ? static_cast<double>(dh[s])
-                            : static_cast<double>(dh[s]) / static_cast<double>(freed);
-        if (!found || (c && !clears) || (c == clears && sc < score)) {
-          found = true, clears = c, score = sc, best_h = h, best_s = s, best_d = dh[s];
-        }
-      }
-    }
+    work_ += relief_.at(
+        state, t, &in_chain_, -total, [&](std::uint32_t h, Strategy s, Total dh, Total freed) {
+          const bool c = freed >= excess;
+          const double sc =
+              c ? static_cast<double>(dh) : static_cast<double>(dh) / static_cast<double>(freed);
+          if (!found || (c && !clears) || (c == clears && sc < score))
+            found = true, clears = c, score = sc, best_h = h, best_s = s, best_d = dh;
+        });
     if (!found) break;
     undo_.push_back({best_h, state.at(best_h)});
     in_chain_[best_h] = 1;
@@ -96,8 +64,10 @@ int CompoundMoves::run(LocalState& state, Rng& rng, const StopControl& stop, std
   for (std::size_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[rng.below(i)]);
   int kept = 0;
   StopPoll poll(&stop, 256);
+  std::uint64_t charged = 0;
   for (std::uint32_t g : order_) {
-    if (poll.tick()) break;
+    if (poll.tick(work_ - charged)) break;
+    charged = work_;
     if (work_ >= budget) break;
     if (chain(state, g)) ++kept;
   }

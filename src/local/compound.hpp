@@ -14,12 +14,12 @@
 
 #include "iopddl/options.hpp"
 #include "iopddl/rng.hpp"
+#include "relief.hpp"
 #include "state.hpp"
 
 namespace iopddl {
 
 class StopControl;
-struct MemoryIndex;
 
 class CompoundMoves {
  public:
@@ -33,18 +33,10 @@ class CompoundMoves {
  private:
   // One chain starting with g's most improving move; true if kept.
   bool chain(LocalState& state, std::uint32_t g);
-  // The usage that moving a group from `from` to `to` frees where `members` (those of its
-  // members live at one time point) are live; negative if it adds.
-  Total freed_at(std::span<const std::uint32_t> members, Strategy from, Strategy to) const;
-
   const Reduced& r_;
-  const MemoryIndex& index_;
+  ReliefMoves relief_;  // the inner repair's candidate moves
   CompoundOptions o_;
   std::vector<std::uint32_t> order_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> live_;  // (group, member) live at t
-  std::vector<std::uint32_t> members_;                         // live_'s members, in order
-  static constexpr std::size_t kNoPoint = static_cast<std::size_t>(-1);
-  std::size_t live_t_ = kNoPoint;  // the time point live_ is for
   std::uint64_t work_ = 0;
   std::vector<char> in_chain_;
   std::vector<std::pair<std::uint32_t, Strategy>> undo_;  // (group, strategy before)

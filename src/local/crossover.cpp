@@ -49,10 +49,12 @@ int Crossover::run(LocalState& state, const std::vector<Strategy>& donor, Rng& r
   int taken = 0;
   for (int pass = 0; pass < o_.passes && !stop.should_stop(); ++pass) {
     int now = 0;
+    std::uint64_t moves = 0;  // the pass's work
     for (std::uint32_t c : order_) {
       const std::uint32_t first = groups_[begin_[c]];
       if (state.at(first) == donor[first]) continue;  // taken in an earlier pass
       const Total before = state.cost();
+      moves += 2 * (begin_[c + 1] - begin_[c]);
       stack_.clear();
       for (std::size_t i = begin_[c]; i < begin_[c + 1]; ++i) {
         const std::uint32_t g = groups_[i];
@@ -70,6 +72,7 @@ int Crossover::run(LocalState& state, const std::vector<Strategy>& donor, Rng& r
       }
     }
     stack_.clear();
+    stop.charge(moves);
     taken += now;
     if (now == 0) break;
   }

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <vector>
 
+#include "relief.hpp"
+
 namespace iopddl {
 
 bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOptions& o,
                    const StopControl& stop) {
   const Reduced& r = state.reduced();
-  const Problem& p = r.original();
   const Total limit = state.limit();
   std::vector<std::uint32_t> stamp(r.num_nodes(), 0);
   std::uint32_t now = 0;
@@ -19,44 +20,27 @@ bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOpti
     Total d;
   };
   std::vector<Candidate> cands;
-  std::vector<std::uint32_t> groups;
+  ReliefMoves relief(index);
   const std::size_t max_steps =
       std::min<std::size_t>(static_cast<std::size_t>(o.steps_per_group) * r.num_nodes() + 100,
                             static_cast<std::size_t>(o.max_steps));
   std::size_t forced = 0;
+  std::uint64_t work = 0;    // the previous step's
   StopPoll poll(&stop, 16);  // a step looks at every group live at one point
   for (std::size_t step = 0; step < max_steps; ++step) {
     if (state.feasible()) return true;
-    if (poll.tick()) return false;
+    if (poll.tick(1 + work)) return false;
     const std::size_t t = state.usage().first_above(limit);
-    ++now;
     cands.clear();
-    groups.clear();
-    index.live_at(t, [&](std::uint32_t mi) {
-      const std::uint32_t g = index.group[mi];
-      if (stamp[g] != now) {
-        stamp[g] = now;
-        groups.push_back(g);
-      }
-    });
-    for (std::uint32_t g : groups) {
-      const Strategy cur = state.at(g);
-      const auto d = state.deltas(g);
-      for (Strategy s = 0; s < r.strategies(g); ++s) {
-        if (s == cur) continue;
-        Total reduction = 0;
-        for (std::size_t mj = r.member_begin(g); mj < r.member_begin(g + 1); ++mj) {
-          const NodeId w = r.member_node(mj);
-          if (p.has_memory(w) && p.seg_lo(w) <= t && t < p.seg_hi(w))
-            reduction += Total{r.member_usage(mj, cur)} - r.member_usage(mj, s);
-        }
-        if (reduction <= 0) continue;
-        cands.push_back({static_cast<double>(d[s]) / static_cast<double>(reduction), g, s, d[s]});
-      }
-    }
+    work =
+        relief.at(state, t, nullptr, ReliefMoves::kAnyCost,
+                  [&](std::uint32_t g, Strategy s, Total d, Total freed) {
+                    cands.push_back({static_cast<double>(d) / static_cast<double>(freed), g, s, d});
+                  });
     if (cands.empty()) return false;
-    std::sort(cands.begin(), cands.end(),
-              [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+    std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+      return a.score != b.score ? a.score < b.score : a.g != b.g ? a.g < b.g : a.s < b.s;
+    });
     // Take moves in order of score until t is within the limit: one group moves at most
     // once per step, with its cost change recomputed (a neighbour may have moved).
     bool moved = false;

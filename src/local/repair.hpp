@@ -1,5 +1,5 @@
-// Greedy memory repair: at the first overloaded time point, the moves with the least cost
-// per unit of usage removed there, never raising the global peak, until that point fits;
+// Greedy memory repair: at the first overloaded time point, the moves (relief.hpp) with the
+// least cost per unit of usage removed there, never raising the global peak, until it fits;
 // then the next overloaded point. A move that fits nowhere is forced (the best one) a
 // bounded number of times: a repair that keeps forcing goes round in circles.
 #pragma once

@@ -1,6 +1,7 @@
 #include "state.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace iopddl {
 
@@ -13,7 +14,8 @@ LocalState::LocalState(const Reduced& r)
       floor_(r.num_members(), 0),
       offset_(r.num_nodes() + 1, 0),
       cached_at_(r.num_nodes(), 0),
-      changed_(r.num_nodes(), 0) {
+      changed_(r.num_nodes(), 0),
+      depth_(1 + std::bit_width(r.original().num_segments())) {
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g) offset_[g + 1] = offset_[g] + r.strategies(g);
   cache_.resize(offset_.back());
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
@@ -28,6 +30,7 @@ void LocalState::assign(const std::vector<Strategy>& x) {
   x_ = x;
   touched_all();
   tree_ = UsageTree(p_.num_segments());
+  charge(r_.num_members() * depth_ + r_.num_edges());
   cost_ = 0;
   for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
     cost_ += r_.costs(g)[x_[g]];
@@ -47,6 +50,7 @@ std::span<const Total> LocalState::deltas(std::uint32_t g) {
   Total* d = cache_.data() + offset_[g];
   const auto size = static_cast<std::size_t>(k);
   if (cached_at_[g] >= changed_[g] && cached_at_[g] >= valid_from_) return {d, size};
+  charge(size * (1 + r_.incident(g).size()));
   const Cost* c = r_.costs(g);
   for (Strategy s = 0; s < k; ++s) d[s] = Total{c[s]} - c[cur];
   for (std::uint32_t e : r_.incident(g)) {
@@ -61,6 +65,7 @@ std::span<const Total> LocalState::deltas(std::uint32_t g) {
 void LocalState::outside_costs(std::uint32_t g, const std::vector<std::uint32_t>& slot,
                                Total* out) const {
   const Strategy k = r_.strategies(g);
+  charge(static_cast<std::uint64_t>(k) * (1 + r_.incident(g).size()));
   for (Strategy s = 0; s < k; ++s) out[s] = r_.costs(g)[s];
   for (std::uint32_t e : r_.incident(g)) {
     const std::uint32_t o = r_.other(e, g);
@@ -77,6 +82,7 @@ void LocalState::touched(std::uint32_t g) {
 
 Total LocalState::delta(std::uint32_t g, Strategy s) const {
   const Strategy cur = x_[g];
+  charge(1 + r_.incident(g).size());
   Total d = Total{r_.costs(g)[s]} - r_.costs(g)[cur];
   for (std::uint32_t e : r_.incident(g)) {
     const auto row = r_.slice(e, g, x_[r_.other(e, g)]);
@@ -86,6 +92,7 @@ Total LocalState::delta(std::uint32_t g, Strategy s) const {
 }
 
 void LocalState::add_usage(std::uint32_t g, Strategy from, Strategy to) {
+  charge(usage_work(g));
   for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
     const NodeId v = r_.member_node(mi);
     if (!p_.has_memory(v)) continue;
@@ -121,6 +128,7 @@ bool LocalState::try_move(std::uint32_t g, Strategy s, Total d) {
 namespace iopddl {
 
 void LocalState::add_floor(std::uint32_t g, Strategy s, int sign) {
+  charge(usage_work(g));
   for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
     const NodeId v = r_.member_node(mi);
     if (!p_.has_memory(v)) continue;

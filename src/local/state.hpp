@@ -11,6 +11,7 @@
 
 #include "../eval/usage_tree.hpp"
 #include "../reduce/reduced.hpp"
+#include "iopddl/stop.hpp"
 
 namespace iopddl {
 
@@ -28,6 +29,10 @@ class LocalState {
   Total peak() const { return tree_.max(); }
   bool feasible() const { return !limited_ || tree_.max() <= limit_; }
   const UsageTree& usage() const { return tree_; }
+  // Where the state counts the work of its updates (null: nowhere): delta entries read,
+  // and a usage update per member and level of the usage tree. Most of a search's work is
+  // here, so a run bounded by work (WorkMeter) is bounded wherever it spends it.
+  void set_meter(WorkMeter* meter) { meter_ = meter; }
 
   // g's own cost per strategy plus its edges to the groups outside a set, at their current
   // strategies, into out[0..k_g): `slot[o]` is kNoIndex for groups outside, anything else
@@ -60,6 +65,13 @@ class LocalState {
   void touched(std::uint32_t g);  // g moved: its and its neighbours' deltas are stale
   void touched_all() { valid_from_ = ++clock_; }
   void add_floor(std::uint32_t g, Strategy s, int sign);  // sign * (usage(s) - floor)
+  void charge(std::uint64_t units) const {
+    if (meter_ != nullptr) meter_->done += units;
+  }
+  // Work of a usage update of g: its members times the tree's depth.
+  std::uint64_t usage_work(std::uint32_t g) const {
+    return (r_.member_begin(g + 1) - r_.member_begin(g)) * depth_;
+  }
   const Reduced& r_;
   const Problem& p_;
   std::vector<Strategy> x_;
@@ -75,6 +87,8 @@ class LocalState {
   std::vector<Total> cache_;
   std::vector<std::uint64_t> cached_at_, changed_;
   std::uint64_t clock_ = 1, valid_from_ = 1;
+  std::uint64_t depth_;  // levels of the usage tree
+  WorkMeter* meter_ = nullptr;
 };
 
 }  // namespace iopddl

@@ -153,6 +153,7 @@ void TreeBlockSearch::solve(double lambda) {
     Total* pv = value_.data() + begin_[slot_[p]];
     Strategy* ch = choice_.data() + choice_begin_[i];
     const Cost* table = r_.table(e);
+    work_ += static_cast<std::uint64_t>(kg) * kp;
     // For each parent strategy, the child's best (the lowest on ties), reading the table
     // row by row: g's strategy is the row when g is the edge's first node.
     if (r_.edge_u(e) == g) {
@@ -260,8 +261,11 @@ int TreeBlockSearch::run(LocalState& state, Rng& rng, int blocks, std::size_t si
                          const StopControl& stop) {
   int improved = 0;
   if (roots_.empty()) return 0;
-  for (int b = 0; b < blocks && !stop.should_stop(); ++b)
+  for (int b = 0; b < blocks && !stop.should_stop(); ++b) {
     improved += improve(state, rng, roots_[rng.below(roots_.size())], size);
+    stop.charge(work_ + block_.size());  // the DP's entries and the block's growth
+    work_ = 0;
+  }
   return improved;
 }
 

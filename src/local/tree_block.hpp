@@ -67,6 +67,7 @@ class TreeBlockSearch {
   // Groups with an edge: a block grown from one without is that group alone, which 1-opt
   // covers (on N, 19,446 of the 27,200 reduced groups have no edge).
   std::vector<std::uint32_t> roots_;
+  std::uint64_t work_ = 0;  // DP entries of the labellings since the last charge
 };
 
 }  // namespace iopddl

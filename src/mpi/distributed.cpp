@@ -263,10 +263,6 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   bool bound_from_regions = false;
   if (resume) apply_resume(*resume, d, p, portfolio, store, log);
 
-  const std::uint64_t max_epochs =
-      o.deterministic
-          ? std::max<std::uint64_t>(1, (o.work_limit + d.sync_rounds - 1) / d.sync_rounds)
-          : std::numeric_limits<std::uint64_t>::max();
   double last_checkpoint = stop.elapsed();
   for (std::uint64_t epoch = 0;; ++epoch) {
     if (regions && regions->maybe_round(epoch, r, part, d, rank, size, portfolio, stop, store, comm,
@@ -280,8 +276,10 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     else
       portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
     // 1. Stop together. 2. The best assignment of all ranks. 3. Memory multipliers.
-    int want_stop = stop.should_stop() || epoch + 1 >= max_epochs;
-    MPI_Allreduce(MPI_IN_PLACE, &want_stop, 1, MPI_INT, MPI_LOR, comm);
+    // (a deterministic run ends once every rank's workers have spent their work)
+    int flags[2] = {stop.should_stop(), o.deterministic && !portfolio.spent()};
+    MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, comm);
+    const bool want_stop = flags[0] != 0 || (o.deterministic && flags[1] == 0);
     share_best(portfolio, p, store, log, epoch, rank, comm);
     const std::vector<double> prices = blend_prices(portfolio, d.price_blend, size, comm);
     // 4. Checkpoints (rank 0 only; it holds the incumbent).
@@ -306,8 +304,10 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   if (rank == 0)
     log.info("lower bound %s (%s)", to_string(lower_bound).c_str(),
              bound_from_regions ? "the regions' dual" : "every node and edge at its cheapest");
-  return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
-          portfolio.neighbourhood_reports()};
+  SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
+                   portfolio.neighbourhood_reports());
+  done.work = portfolio.work();
+  return done;
 }
 
 }  // namespace iopddl::mpi

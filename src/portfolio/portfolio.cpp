@@ -58,6 +58,12 @@ class SharedBest {
   Total best_cost_ = 0;
 };
 
+// `millions` of work units (--work-limit), saturating.
+std::uint64_t work_units(std::uint64_t millions) {
+  constexpr std::uint64_t kMillion = 1000000;
+  return millions > UINT64_MAX / kMillion ? UINT64_MAX : millions * kMillion;
+}
+
 class Worker {
  public:
   // `network`: the reduced problem as a cost network; the worker prices its own copy (the
@@ -80,12 +86,17 @@ class Worker {
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
         prices_(r, index, pricing, price_unit, o.prices),
-        shared_(shared) {}
+        shared_(shared) {
+    if (o.deterministic) meter_.limit = work_units(o.work_limit);
+    state_.set_meter(&meter_);
+  }
 
-  // Rounds until `stop` says stop, `max_rounds` are done or `until` has passed (checked
-  // between rounds only, so that a phase never cuts a round short).
-  void run(StopControl& stop, IncumbentStore& store, Log& log, std::uint64_t max_rounds,
+  // Rounds until `root` says stop, `max_rounds` are done, `until` has passed (checked
+  // between rounds only, so that a phase never cuts a round short) or, in a run bounded by
+  // work, the worker's work is spent (checked wherever the search polls).
+  void run(const StopControl& root, IncumbentStore& store, Log& log, std::uint64_t max_rounds,
            Clock::time_point until) {
+    const StopControl stop(root, meter_);
     for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
          ++done) {
       const bool first = rounds_++ == 0;
@@ -99,6 +110,9 @@ class Worker {
       // on N its labelling's priced energy was 1.2-1.6 times what priced 1-opt from it
       // reaches.
       net_.descend(x, o_.trws.descent_passes);
+      // Pricing, rounding and each descent pass read every entry once.
+      stop.charge(1 + (2 + static_cast<std::uint64_t>(o_.trws.descent_passes)) *
+                          (net_.unary_size() + net_.table_size()));
       state_.assign(x);
       const bool was_feasible = state_.feasible();
       prices_.update(state_, rng_);
@@ -140,6 +154,7 @@ class Worker {
     return {&tree_, &lns_, &compound_, &crossover_};
   }
   const std::vector<Strategy>& best() const { return best_x_; }
+  const WorkMeter& work() const { return meter_; }
   Total best_cost() const { return best_cost_; }
   void adopt(const std::vector<Strategy>& x, Total cost) {
     if (!best_x_.empty() && best_cost_ <= cost) return;
@@ -152,7 +167,8 @@ class Worker {
 
   // Repairs and improves an assignment from elsewhere (a region workers' assembly) under the
   // true limit; keeps it if it beats this worker's best. Returns whether it did.
-  bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store, Log& log) {
+  bool improve(const std::vector<Strategy>& x, const StopControl& stop, IncumbentStore& store,
+               Log& log) {
     state_.assign(x);
     // Far over the limit (the regions' first rounds, before the memory multipliers have
     // risen), repair takes long and ends nowhere good: 0.77 s for S's first assembly.
@@ -175,7 +191,7 @@ class Worker {
 
   // Large-neighbourhood search on the worker's best assignment: exact re-solves of windows
   // around it, until a batch of windows brings nothing.
-  void polish_best(StopControl& stop, IncumbentStore& store, Log& log) {
+  void polish_best(const StopControl& stop, IncumbentStore& store, Log& log) {
     if (best_x_.empty() || o_.lns.windows <= 0) return;
     polished_ = true;
     state_.assign(best_x_);
@@ -183,7 +199,7 @@ class Worker {
   }
 
   // Polishes the feasible state, offering every improvement that beats the worker's best.
-  void polish(StopControl& stop, IncumbentStore& store, Log& log) {
+  void polish(const StopControl& stop, IncumbentStore& store, Log& log) {
     if (o_.lns.windows <= 0) return;
     // Tree blocks first (cheap, wide), then exact windows (narrow, any shape), again while
     // the windows improve; every batch that improves is offered at once (the first may
@@ -213,7 +229,7 @@ class Worker {
   }
 
   // PolishSchedule::kPayoff: one batch at a time, of the neighbourhood that pays best.
-  void polish_by_payoff(StopControl& stop, IncumbentStore& store, Log& log) {
+  void polish_by_payoff(const StopControl& stop, IncumbentStore& store, Log& log) {
     Neighbourhood* const list[] = {&tree_, &lns_};
     std::vector<bool> dry(2, false);
     while (!stop.should_stop()) {
@@ -238,7 +254,7 @@ class Worker {
   // (crossover.hpp). The rounds' answers, 4-5 % above a polished best, are otherwise of no
   // use to it; before the first polish the best is a round answer too, and crossing into
   // it made N worse (tuning.csv: crossover).
-  void cross(StopControl& stop, IncumbentStore& store, Log& log) {
+  void cross(const StopControl& stop, IncumbentStore& store, Log& log) {
     if (!polished_ || best_x_.empty() || !state_.feasible() || state_.cost() <= best_cost_) return;
     crossover_.set_donor(state_.assignment());
     state_.assign(best_x_);
@@ -257,7 +273,7 @@ class Worker {
 
   // Compound moves (an improving move that memory blocks, paid for by moves that free the
   // memory), each pass followed by 1-opt, until a pass keeps none or the budget is spent.
-  void trade(StopControl& stop, Rng& rng) {
+  void trade(const StopControl& stop, Rng& rng) {
     std::uint64_t budget = static_cast<std::uint64_t>(o_.compound.budget) * net_.table_size();
     while (!stop.should_stop() && budget > 0) {
       compound_.set_budget(budget);
@@ -322,6 +338,7 @@ class Worker {
   Total own_best_ = -1;
   bool best_adopted_ = false;
   std::uint64_t rounds_ = 0;
+  WorkMeter meter_;        // the work of its searches; bounded in deterministic runs
   SharedBest* shared_;     // null in deterministic runs
   bool polished_ = false;  // whether the worker has polished a best yet
   Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
@@ -485,6 +502,17 @@ bool Portfolio::improve(const std::vector<Strategy>& x, StopControl& stop, Incum
   return !workers_.empty() && workers_[0]->improve(x, stop, store, log_);
 }
 
+bool Portfolio::spent() const {
+  return std::all_of(workers_.begin(), workers_.end(),
+                     [](const auto& w) { return w->work().spent(); });
+}
+
+std::uint64_t Portfolio::work() const {
+  std::uint64_t done = 0;
+  for (const auto& w : workers_) done += w->work().done;
+  return done;
+}
+
 SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopControl& stop,
                             IncumbentStore& store, Log& log) {
   Portfolio portfolio(p, o, log);
@@ -492,10 +520,11 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
   if (result.status == SolveStatus::kInfeasible || result.status == SolveStatus::kOptimal ||
       !portfolio.ready())
     return result;
-  const std::uint64_t rounds = o.deterministic ? o.work_limit : UINT64_MAX;
-  portfolio.run(stop, store, rounds);
-  return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
-          portfolio.neighbourhood_reports()};
+  portfolio.run(stop, store, UINT64_MAX);  // deterministic runs end when their work is spent
+  SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
+                   portfolio.neighbourhood_reports());
+  done.work = portfolio.work();
+  return done;
 }
 
 }  // namespace iopddl

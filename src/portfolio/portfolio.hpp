@@ -34,8 +34,12 @@ class Portfolio {
   SolveResult start(StopControl& stop, IncumbentStore& store);
   // Runs every worker (one thread each) until `stop` says stop or each has done `rounds`
   // more pricing rounds or, with `seconds` > 0, until that time has passed (a soft phase
-  // end, checked between rounds: a round is never cut short by it, only by `stop`).
+  // end, checked between rounds: a round is never cut short by it, only by `stop`), or,
+  // in a deterministic run, until its work is spent (wherever the search polls).
   void run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds, double seconds = 0);
+  // Whether every worker has spent its work (--deterministic), and the work all have done.
+  bool spent() const;
+  std::uint64_t work() const;
 
   // Whether start() got past presolve (it may stop at the time limit first): only then do
   // reduced() and run() have anything to work on.
