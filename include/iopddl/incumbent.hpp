@@ -1,9 +1,12 @@
 // The incumbent store: the best memory-feasible assignment found so far (in the input's node
 // numbering), shared by all workers and read by the signal handler thread. Ties are broken
-// by the assignment itself, so the result does not depend on the order of arrival.
+// by the assignment itself, so the result does not depend on the order of arrival. It also
+// keeps the best certified lower bound on the optimum, so that the gap between the two is
+// read in one place.
 #pragma once
 
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,16 @@ class IncumbentStore {
   Total cost() const;  // meaningful only if has_solution()
   std::vector<Strategy> assignment() const;
   std::vector<Improvement> history() const;
+
+  // A certified lower bound on the optimum; returns true if it beats the best so far.
+  bool offer_bound(Total bound, const std::string& source);
+  std::optional<Total> bound() const;
+  std::vector<Improvement> bound_history() const;  // each better bound, with its time
+  // (cost - bound) / |cost| of the best cost and bound (0 once the bound meets the cost;
+  // nullopt without both).
+  std::optional<double> gap() const;
+  // Whether the bound meets the best cost: the best is then proven optimal.
+  bool proven_optimal() const;
   // The best assignment and whether there is one, read together.
   std::pair<std::vector<Strategy>, bool> snapshot() const {
     std::lock_guard lock(mutex_);
@@ -41,6 +54,11 @@ class IncumbentStore {
   Total cost_ = 0;
   std::vector<Strategy> best_;
   std::vector<Improvement> history_;
+  std::optional<Total> bound_;
+  std::vector<Improvement> bound_history_;
 };
+
+// The gap of `cost` to `bound`, as IncumbentStore::gap() defines it.
+double relative_gap(Total cost, Total bound);
 
 }  // namespace iopddl

@@ -139,6 +139,24 @@ struct ExactOptions {
   int search_nodes = 2'000'000;  // search nodes before it gives up
 };
 
+// Certified lower bounds: Lagrangian multipliers on memory per time segment, the priced
+// problem bounded by TRW-S, certified in exact integer arithmetic.
+struct BoundOptions {
+  // Share of one thread's time the portfolio gives the bound (0: none; 1: a thread of its
+  // own beside the workers). 0.3 lifts the 20-s bound on A from 0.90 to 0.99 of the best
+  // cost at a cost within noise (tuning.csv: bound.share).
+  double share = 0.3;
+  int iterations = 2;      // TRW-S iterations per multiplier step (warm-started)
+  double step = 1.0;       // the first Polyak step factor (towards the best cost known)
+  int patience = 4;        // steps without a better bound before the factor halves
+  double min_step = 1e-3;  // where it stops halving and starts again from `step`
+  int scale_bits = 24;     // multipliers and messages are certified in units of 2^-bits
+  // The step's target is the best cost known, but at most this share of the bound above
+  // it: a first answer with forbidden picks (M) otherwise throws the multipliers far off
+  // (tuning.csv: bound.target-above).
+  double target_above = 0.5;
+};
+
 // Exact presolve.
 struct PresolveOptions {
   // false: the identity grouping only (every node its own group; for tests and debugging).
@@ -175,6 +193,10 @@ struct SolverOptions {
   CrossoverOptions crossover;
   ExactOptions exact;
   PresolveOptions presolve;
+  BoundOptions bound;
+  // Stop as soon as the certified gap (cost - bound) / cost is at most this (0: run to the
+  // limit, or to a proof of optimality).
+  double gap_limit = 0;
 };
 
 // Distributed runs (used by the MPI layer only; plain data, so every build can read, check

@@ -2,15 +2,18 @@
 // solve, evaluate and info. Exceptions stop here, with the file and field in the message.
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "info.hpp"
 #include "iopddl/distributed.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
+#include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "run.hpp"
 #include "solve_options.hpp"
@@ -132,8 +135,62 @@ struct SolveCommand {
   }
 };
 
+// `iopddl bound FILE`: the whole budget on the certified lower bound.
+struct BoundCommand {
+  RunSettings settings;
+  std::string multipliers;
+  std::string config_path;
+  bool dump_config = false;
+  OptionTable table;
+  CLI::App* cmd = nullptr;
+  void add(CLI::App& app) {
+    settings.time_limit = 10;
+    cmd = app.add_subcommand("bound",
+                             "Spend the whole budget on a certified lower bound of the optimum "
+                             "(last line: the bound)");
+    cmd->add_option("FILE", settings.problem_path, "Problem file (JSON, or gzipped JSON)")
+        ->required();
+    cmd->add_option("--multipliers", multipliers,
+                    "Write the memory multipliers per time segment (JSON) to this file");
+    describe_bound_options(table, settings);
+    table.bind(*cmd);
+    cmd->add_option("--config", config_path, "Read options from a config file");
+    cmd->add_flag("--dump-config", dump_config, "Print the effective options and exit");
+  }
+  int run(Clock::time_point start) {
+    try {
+      if (!config_path.empty()) table.read_config(config_path);
+      if (!multipliers.empty()) {
+        const std::string why = cannot_write(multipliers);
+        if (!why.empty())
+          throw OptionError("--multipliers " + multipliers + ": cannot write: " + why);
+      }
+    } catch (const OptionError& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return kExitUsage;
+    }
+    if (dump_config) return print_text(table.dump());
+    settings.solver.bound.share = 1;  // the whole budget
+    return run_bound(settings, multipliers, start);
+  }
+};
+
+// A decimal integer within 128 bits (a lower bound may exceed int64 with forbidden picks).
+Total parse_total(const std::string& option, const std::string& text) {
+  std::size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
+  if (i == text.size() || text.size() - i > 37)
+    throw OptionError(option + ": expected a decimal integer, found '" + text + "'");
+  Total v = 0;
+  for (; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9')
+      throw OptionError(option + ": expected a decimal integer, found '" + text + "'");
+    v = v * 10 + (text[i] - '0');
+  }
+  return text[0] == '-' ? -v : v;
+}
+
 struct EvaluateCommand {
-  std::string problem, solution;
+  std::string problem, solution, bound;
   bool json = false;
   CLI::App* cmd = nullptr;
   void add(CLI::App& app) {
@@ -144,12 +201,38 @@ struct EvaluateCommand {
                     "A contest output (last line [..]) or a JSON result of `solve --output`")
         ->required();
     cmd->add_flag("--json", json, "Machine-readable report");
+    cmd->add_option("--bound", bound,
+                    "A lower bound on the optimum (from `iopddl bound`, or another solver): "
+                    "also report the solution's gap to it");
   }
   int run() const {
+    std::optional<Total> b;
+    try {
+      if (!bound.empty()) b = parse_total("--bound", bound);
+    } catch (const OptionError& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return kExitUsage;
+    }
     const Problem p = read_problem(problem);
     const Evaluation e = evaluate(p, read_solution(solution));
-    std::fputs((json ? format_report_json(e) : format_report(e)).c_str(), stdout);
-    return e.feasible ? kExitOk : kExitInfeasible;
+    std::string report = json ? format_report_json(e) : format_report(e);
+    const bool above = b && e.valid && *b > e.cost;  // then one of the two is wrong
+    if (b && e.valid) {
+      const double gap = relative_gap(e.cost, *b);
+      if (json) {
+        report.erase(report.find_last_of('}'));
+        report += ",\"lower_bound\":" + to_string(*b) +
+                  ",\"gap\":" + (std::isfinite(gap) ? std::to_string(gap) : "null") + "}\n";
+      } else {
+        char line[160];
+        std::snprintf(line, sizeof line, "gap to the lower bound %s: %.6f%%%s\n",
+                      to_string(*b).c_str(), 100 * gap,
+                      above ? " (the bound is above the cost: the bound is wrong)" : "");
+        report += line;
+      }
+    }
+    std::fputs(report.c_str(), stdout);
+    return e.feasible && !above ? kExitOk : kExitInfeasible;
   }
 };
 
@@ -203,11 +286,13 @@ int main(int argc, char** argv) {
   ContestCommand contest;
   SolveCommand solve;
   EvaluateCommand evaluate_cmd;
+  BoundCommand bound;
   InfoCommand info;
   GenerateCommand generate;
   contest.add(app);
   solve.add(app);
   evaluate_cmd.add(app);
+  bound.add(app);
   info.add(app);
   generate.add(app);
   try {
@@ -220,6 +305,7 @@ int main(int argc, char** argv) {
   try {
     if (*solve.cmd) return solve.run(process_start);
     if (*evaluate_cmd.cmd) return evaluate_cmd.run();
+    if (*bound.cmd) return bound.run(process_start);
     if (*info.cmd) return info.run();
     if (*generate.cmd) return generate.run();
     return contest.run(app, process_start);

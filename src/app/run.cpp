@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <mutex>
@@ -22,7 +23,6 @@
 #include "iopddl/solve.hpp"
 
 namespace iopddl::app {
-namespace {
 
 std::string escape_json(const std::string& text) {
   std::string out;
@@ -42,6 +42,8 @@ std::string escape_json(const std::string& text) {
   }
   return out;
 }
+
+namespace {
 
 // Everything the signal thread and the main thread share. The final line is printed at
 // most once, by print_final, under `mutex`.
@@ -90,6 +92,22 @@ std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
     out << (i ? "," : "") << "{\"seconds\":" << history[i].seconds
         << ",\"cost\":" << to_string(history[i].cost) << ",\"source\":\""
         << escape_json(history[i].source) << "\"}";
+  out << "],\"lower_bound\":";
+  const auto bound = run.store.bound();
+  if (bound)
+    out << to_string(*bound);
+  else
+    out << "null";
+  out << ",\"gap\":";
+  if (const auto gap = run.store.gap(); gap && std::isfinite(*gap))
+    out << *gap;
+  else
+    out << "null";
+  out << ",\"bounds\":[";
+  const auto bounds = run.store.bound_history();
+  for (std::size_t i = 0; i < bounds.size(); ++i)
+    out << (i ? "," : "") << "{\"seconds\":" << bounds[i].seconds
+        << ",\"bound\":" << to_string(bounds[i].cost) << "}";
   out << "],\"neighbourhoods\":[";
   for (std::size_t i = 0; i < run.neighbourhoods.size(); ++i) {
     const NeighbourhoodReport& n = run.neighbourhoods[i];
@@ -304,6 +322,9 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
                problem.usage_limit() ? std::to_string(*problem.usage_limit()).c_str() : "none",
                e.forbidden_picks, run.status.c_str(), result.note.empty() ? "" : ": ",
                result.note.c_str());
+  if (const auto bound = run.store.bound())
+    run.log.info("certified lower bound %s, gap %.4f%%", to_string(*bound).c_str(),
+                 100 * relative_gap(e.cost, *bound));
   return true;
 }
 

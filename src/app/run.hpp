@@ -41,4 +41,12 @@ double safety_margin(double time_limit);
 // status. Initialises and finalises MPI itself when use_mpi(settings).
 int run_solve(const RunSettings& settings, Clock::time_point process_start);
 
+// `iopddl bound`: the certified lower bound for the whole budget; prints it as the last
+// line (and writes the multipliers as JSON to `multipliers_path` unless empty).
+int run_bound(const RunSettings& settings, const std::string& multipliers_path,
+              Clock::time_point process_start);
+
+// `text` as the inside of a JSON string.
+std::string escape_json(const std::string& text);
+
 }  // namespace iopddl::app

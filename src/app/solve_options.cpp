@@ -10,13 +10,18 @@ constexpr double kAny = std::numeric_limits<double>::max();
 constexpr int kMaxInt = std::numeric_limits<int>::max();
 constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
 
-void describe_run(OptionTable& t, RunSettings& s) {
-  SolverOptions& o = s.solver;
+// The budget and the progress lines (solve and bound).
+void describe_budget(OptionTable& t, RunSettings& s) {
   t.number("time-limit", "Seconds from process start (0: run until the search ends)", s.time_limit,
            0, kAny, "a finite number of seconds");
   t.short_name("time-limit", "-t");
   t.flag("quiet", "No progress lines", s.quiet);
   t.short_name("quiet", "-q");
+}
+
+void describe_run(OptionTable& t, RunSettings& s) {
+  SolverOptions& o = s.solver;
+  describe_budget(t, s);
   t.flag("stats",
          "Report what each neighbourhood of the polish cost and gained (progress lines; the "
          "JSON result always has them)",
@@ -144,6 +149,33 @@ void describe_exact(OptionTable& t, SolverOptions& o) {
             o.exact.search_nodes, 1, kMaxInt, exact);
 }
 
+// `share`: whether the bound's share of a thread is an option (not in `iopddl bound`, which
+// spends the whole budget on it).
+void describe_bound(OptionTable& t, SolverOptions& o, bool share) {
+  const std::string bound = "Certified lower bounds (Lagrangian multipliers on memory)";
+  BoundOptions& b = o.bound;
+  t.number("gap-limit",
+           "Stop once the certified gap (cost - bound) / cost is at most this (0: run to the "
+           "limit or to a proof of optimality; --deterministic runs take it at the end only)",
+           o.gap_limit, 0, 1, "a share from 0 to 1", bound);
+  if (share)
+    t.number("bound.share",
+             "Share of one thread's time spent on the bound beside the workers (0: no bound)",
+             b.share, 0, 1, "a share from 0 to 1", bound);
+  t.integer("bound.iterations", "TRW-S iterations per multiplier step", b.iterations, 1, kMaxInt,
+            bound);
+  t.number("bound.step", "The first Polyak step factor", b.step, 1e-9, 2, "a number", bound);
+  t.integer("bound.patience", "Steps without a better bound before the step factor halves",
+            b.patience, 1, kMaxInt, bound);
+  t.number("bound.min-step", "Step factor below which it starts again from bound.step", b.min_step,
+           1e-12, 2, "a number", bound);
+  t.number("bound.target-above",
+           "A step's target: the best cost, but at most this share of the bound above it",
+           b.target_above, 1e-9, 1e9, "a positive number", bound);
+  t.integer("bound.scale-bits", "Multipliers and messages are certified in units of 2^-bits",
+            b.scale_bits, 0, 24, bound);
+}
+
 void describe_distributed(OptionTable& t, DistributedOptions& d) {
   // Distributed runs: read and printed by every build, used under mpirun only.
   const std::string mpi = "Distributed (used under mpirun)";
@@ -176,12 +208,23 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
 
 }  // namespace
 
+void describe_bound_options(OptionTable& t, RunSettings& s) {
+  describe_budget(t, s);
+  t.flag("presolve.enabled", "Exact presolve (false: every node its own group)",
+         s.solver.presolve.enabled, "Presolve");
+  t.unsigned_integer("presolve.dominance-budget",
+                     "Entries (and pairs) compared by the dominance test per round",
+                     s.solver.presolve.dominance_budget, 0, kMax64, "Presolve");
+  describe_bound(t, s.solver, false);
+}
+
 void describe_solve_options(OptionTable& t, RunSettings& s) {
   describe_run(t, s);
   describe_prices(t, s.solver);
   describe_trws(t, s.solver);
   describe_local(t, s.solver);
   describe_exact(t, s.solver);
+  describe_bound(t, s.solver, true);
   describe_distributed(t, s.distributed);
 }
 

@@ -10,6 +10,8 @@ namespace iopddl::app {
 
 // Lists every configurable field of `s` in `table` (both must outlive the table's use).
 void describe_solve_options(OptionTable& table, RunSettings& s);
+// The options of `iopddl bound`: the budget, presolve, and the bound's own.
+void describe_bound_options(OptionTable& table, RunSettings& s);
 // Checks what no single option can: lns sizes in order, at least one price level. Throws
 // OptionError.
 void check_solve_options(const RunSettings& s);

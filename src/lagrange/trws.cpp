@@ -170,11 +170,7 @@ std::vector<Strategy> Trws::round() const {
   return x;
 }
 
-double Trws::lower_bound() const {
-  // The reparametrisation: node costs plus incoming messages, edge tables minus the
-  // messages they sent. Then each table's row minima are pushed into its first end and its
-  // column minima into its second end (a block step of the local LP's dual, which never
-  // lowers the bound); the bound is the sum of the node minima and the table minima.
+std::vector<double> Trws::reparametrisation() const {
   // The peeled trees' messages: up as in the passes, and down so that each peeled node's
   // own costs and its children's messages move onto the edge to its parent. Each tree is
   // then tight: its edges' minima add up to its optimum given its root.
@@ -187,6 +183,15 @@ double Trws::lower_bound() const {
     node_belief(c, down, msg, up);
     for (Strategy s = 0; s < net_.strategies(c); ++s) down[s] = -down[s];
   }
+  return msg;
+}
+
+double Trws::lower_bound() const {
+  // The reparametrisation: node costs plus incoming messages, edge tables minus the
+  // messages they sent. Then each table's row minima are pushed into its first end and its
+  // column minima into its second end (a block step of the local LP's dual, which never
+  // lowers the bound); the bound is the sum of the node minima and the table minima.
+  const std::vector<double> msg = reparametrisation();
   std::vector<double> node(net_.unary_size());
   for (std::uint32_t i = 0; i < net_.num_nodes(); ++i)
     node_belief(i, node.data() + net_.unary_begin(i), msg, kNoIndex);

@@ -32,6 +32,12 @@ class Trws {
   // plus incoming messages, edge tables minus the messages they sent) without changing any
   // assignment's energy, so the sum of the smallest reparametrised entries bounds it.
   double lower_bound() const;
+  // The messages of that reparametrisation (the passes' messages, the peeled trees' up and
+  // down), per edge at message_slot(e, to) for the k_to entries into `to`: node i's
+  // reparametrised cost is its cost plus every message into it, an edge's entry its cost
+  // minus the messages it sent to its two ends. The certified bound recomputes it exactly.
+  std::vector<double> reparametrisation() const;
+  std::size_t message_slot(std::uint32_t e, std::uint32_t to) const { return slot(e, to); }
   void reset_messages();
 
  private:

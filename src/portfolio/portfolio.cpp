@@ -10,6 +10,7 @@
 #include "portfolio.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <mutex>
 #include <numeric>
@@ -27,6 +28,7 @@
 #include "../local/tree_block.hpp"
 #include "../local/window_search.hpp"
 #include "../reduce/reduced.hpp"
+#include "bound_worker.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
@@ -310,7 +312,11 @@ class Worker {
     std::vector<Strategy> a = r_.expand(best_x_);
     Evaluation e = evaluate(p_, a);
     if (!e.feasible) return;  // cannot happen: the state tracks usage exactly
-    if (store.offer(a, e.cost, std::string(how) + "-" + std::to_string(id_)))
+    if (!store.offer(a, e.cost, std::string(how) + "-" + std::to_string(id_))) return;
+    if (const auto gap = store.gap())
+      log.info("worker %d (%s): cost %s, gap %.4f%%", id_, how, to_string(e.cost).c_str(),
+               100 * *gap);
+    else
       log.info("worker %d (%s): cost %s", id_, how, to_string(e.cost).c_str());
   }
 
@@ -396,6 +402,8 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   index_ = std::make_unique<MemoryIndex>(r);
   network_ = std::make_unique<CostNetwork>(CostNetwork::from_reduced(r));
   const SolveResult exact = solve_small_exactly(stop, store);
+  if (o_.bound.share > 0 && first_worker_ == 0 && exact.status != SolveStatus::kOptimal)
+    bound_ = std::make_unique<BoundWorker>(r, *network_, o_.bound);
   const double unit = memory_price_unit(r);
   const int threads = std::min(
       SolverOptions::kMaxThreads,
@@ -444,6 +452,7 @@ SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& st
   Evaluation ev = evaluate(p_, a);
   if (!ev.feasible) return {SolveStatus::kFeasible, ""};
   store.offer(a, ev.cost, "exact");
+  store.offer_bound(ev.cost, "exact");  // a complete search is its own certificate
   log_.info("exact: cost %s is optimal (complete branch-and-bound over %zu reduced nodes)",
             to_string(ev.cost).c_str(), r.num_nodes());
   return {SolveStatus::kOptimal,
@@ -455,10 +464,26 @@ void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t roun
   const Clock::time_point until =
       seconds > 0 ? time_after(stop.now(), seconds) : Clock::time_point::max();
   std::vector<std::thread> pool;
+  std::atomic<bool> done{false};  // the workers have returned: the bound stops too
+  if (bound_ && !o_.deterministic)
+    pool.emplace_back([&] { bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done); });
   for (std::size_t w = 1; w < workers_.size(); ++w)
     pool.emplace_back([&, w] { workers_[w]->run(stop, store, log_, rounds, until); });
   if (!workers_.empty()) workers_[0]->run(stop, store, log_, rounds, until);
+  done = true;
   for (auto& t : pool) t.join();
+}
+
+void Portfolio::bound_after(StopControl& stop, IncumbentStore& store) {
+  if (!bound_) return;
+  WorkMeter meter;
+  meter.limit =
+      static_cast<std::uint64_t>(o_.bound.share * static_cast<double>(work_units(o_.work_limit)));
+  const StopControl own(stop, meter);
+  while (!own.should_stop() && !BoundWorker::closed(store, o_.gap_limit)) {
+    bound_->step(own, store, log_, false);
+    own.charge(bound_->engine().work());
+  }
 }
 
 std::vector<NeighbourhoodReport> Portfolio::neighbourhood_reports() const {
@@ -521,8 +546,13 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
       !portfolio.ready())
     return result;
   portfolio.run(stop, store, UINT64_MAX);  // deterministic runs end when their work is spent
+  if (o.deterministic) portfolio.bound_after(stop, store);
   SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
                    portfolio.neighbourhood_reports());
+  if (store.proven_optimal()) {
+    done.status = SolveStatus::kOptimal;
+    done.note = "proven optimal by the certified Lagrangian bound";
+  }
   done.work = portfolio.work();
   return done;
 }

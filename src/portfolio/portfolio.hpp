@@ -16,6 +16,7 @@ class Worker;
 struct MemoryIndex;
 class CostNetwork;
 class SharedBest;
+class BoundWorker;
 
 // Cost per unit of usage at which memory starts to matter: the scale of memory prices.
 double memory_price_unit(const Reduced& r);
@@ -37,6 +38,9 @@ class Portfolio {
   // end, checked between rounds: a round is never cut short by it, only by `stop`), or,
   // in a deterministic run, until its work is spent (wherever the search polls).
   void run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds, double seconds = 0);
+  // A deterministic run's bound: steps after the workers, within bound.share of a worker's
+  // work, towards the final cost (so that the bound does not depend on the threads' timing).
+  void bound_after(StopControl& stop, IncumbentStore& store);
   // Whether every worker has spent its work (--deterministic), and the work all have done.
   bool spent() const;
   std::uint64_t work() const;
@@ -71,6 +75,7 @@ class Portfolio {
   std::unique_ptr<MemoryIndex> index_;
   std::unique_ptr<CostNetwork> network_;  // the workers' networks share its edge tables
   std::unique_ptr<SharedBest> shared_;
+  std::unique_ptr<BoundWorker> bound_;  // the first rank's (bound.share > 0)
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<Strategy> exact_x_;
   Total exact_cost_ = 0;

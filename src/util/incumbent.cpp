@@ -1,5 +1,7 @@
 #include "iopddl/incumbent.hpp"
 
+#include <limits>
+
 #include "iopddl/stop.hpp"
 
 namespace iopddl {
@@ -33,6 +35,42 @@ std::vector<Strategy> IncumbentStore::assignment() const {
 std::vector<Improvement> IncumbentStore::history() const {
   std::lock_guard lock(mutex_);
   return history_;
+}
+
+bool IncumbentStore::offer_bound(Total bound, const std::string& source) {
+  std::lock_guard lock(mutex_);
+  if (bound_ && bound <= *bound_) return false;
+  bound_ = bound;
+  bound_history_.push_back({clock_ ? clock_->elapsed() : 0.0, bound, source});
+  return true;
+}
+
+std::optional<Total> IncumbentStore::bound() const {
+  std::lock_guard lock(mutex_);
+  return bound_;
+}
+
+std::vector<Improvement> IncumbentStore::bound_history() const {
+  std::lock_guard lock(mutex_);
+  return bound_history_;
+}
+
+std::optional<double> IncumbentStore::gap() const {
+  std::lock_guard lock(mutex_);
+  if (!has_ || !bound_) return std::nullopt;
+  return relative_gap(cost_, *bound_);
+}
+
+bool IncumbentStore::proven_optimal() const {
+  std::lock_guard lock(mutex_);
+  return has_ && bound_ && *bound_ >= cost_;
+}
+
+double relative_gap(Total cost, Total bound) {
+  if (bound >= cost) return 0;
+  const double diff = static_cast<double>(cost - bound);
+  const double scale = static_cast<double>(cost < 0 ? -cost : cost);
+  return scale > 0 ? diff / scale : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace iopddl

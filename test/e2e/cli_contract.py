@@ -282,7 +282,7 @@ def random_runs(c, instances, n, rng, tmp):
                "18446744073709551616", "0x10", "", "1e-3"]
     options = ["--seed", "--threads", "--work-limit", "--stale-rounds", "--lns-windows",
                "--sync-seconds", "--price-blend", "--region-iterations", "--algorithm",
-               "--pricing"]
+               "--pricing", "--gap-limit", "--bound-share"]
     words = ["baseline", "portfolio", "member", "time", "mixed", "fast"]
     seen = {}
     for i in range(n):

@@ -15,7 +15,7 @@ grep -q "/no/such/file.json: cannot open" err.txt || fail "message: $(cat err.tx
 [[ $rc -eq 2 ]] || fail "negative timeout: exit $rc, expected 2"
 "$bin" > /dev/null 2>&1; rc=$?
 [[ $rc -eq 2 ]] || fail "no arguments: exit $rc, expected 2"
-for cmd in "" solve evaluate info; do
+for cmd in "" solve evaluate info bound; do
   "$bin" $cmd --help > help.txt || fail "$cmd --help failed"
   grep -q "Usage" help.txt || fail "$cmd --help has no usage"
 done
@@ -29,5 +29,27 @@ grep -q '"neighbourhoods":\[' res.json || fail "the result has no neighbourhood 
 echo "[0, 0, 1, 1, 0]" > over.txt
 "$bin" evaluate "$src/examples/example.json" over.txt > /dev/null; rc=$?
 [[ $rc -eq 1 ]] || fail "infeasible solution: exit $rc, expected 1"
-rm -f err.txt help.txt cfg.toml res.json out.txt over.txt
+grep -q '"lower_bound":445' res.json || fail "the proven optimum is not the result's bound: $(cat res.json)"
+# The bound command: the last line is the certified bound; the multipliers file is JSON.
+"$bin" bound "$src/examples/example.json" -t 2 --multipliers mult.json > bound.txt || fail "bound"
+[[ $(tail -1 bound.txt) == 445 ]] || fail "bound of the example: $(tail -1 bound.txt), expected 445"
+grep -q '"multipliers_per_segment":\[' mult.json || fail "multipliers: $(cat mult.json)"
+"$bin" bound "$src/examples/example.json" --multipliers /no/such/dir/m.json > /dev/null 2> err.txt; rc=$?
+[[ $rc -eq 2 ]] || fail "unwritable --multipliers: exit $rc, expected 2"
+grep -q -- "--multipliers /no/such/dir/m.json: cannot write" err.txt || fail "message: $(cat err.txt)"
+"$bin" bound "$src/examples/example.json" --bound-share 0.5 > /dev/null 2>&1; rc=$?
+[[ $rc -eq 2 ]] || fail "bound takes no --bound-share (it spends the whole budget): exit $rc"
+"$bin" bound "$src/test/data/bad/edge_table_size.json" > /dev/null 2>&1; rc=$?
+[[ $rc -eq 3 ]] || fail "bound of bad input: exit $rc, expected 3"
+# evaluate --bound: the gap, and a bound above the cost is an error.
+"$bin" evaluate "$src/examples/example.json" res.json --bound 400 | grep -q "gap to the lower bound 400: 10.1" ||
+  fail "evaluate --bound: $("$bin" evaluate "$src/examples/example.json" res.json --bound 400)"
+"$bin" evaluate "$src/examples/example.json" res.json --bound 446 > /dev/null; rc=$?
+[[ $rc -eq 1 ]] || fail "a bound above the cost: exit $rc, expected 1"
+"$bin" evaluate "$src/examples/example.json" res.json --bound 4e2 > /dev/null 2> err.txt; rc=$?
+[[ $rc -eq 2 ]] || fail "evaluate --bound 4e2: exit $rc, expected 2"
+grep -q -- "--bound: expected a decimal integer" err.txt || fail "message: $(cat err.txt)"
+"$bin" solve "$src/examples/example.json" --gap-limit 2 > /dev/null 2> err.txt; rc=$?
+[[ $rc -eq 2 ]] || fail "--gap-limit 2: exit $rc, expected 2"
+rm -f err.txt help.txt cfg.toml res.json out.txt over.txt bound.txt mult.json
 echo "cli errors: ok"

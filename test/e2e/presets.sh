@@ -37,11 +37,17 @@ printf '[tree]\nblocks=7\nsize=11\n\n[prices]\nscales=[0.5, 2]\n' > "$tmp/n.toml
 sed -n '/^\[tree\]/,/^$/p' "$tmp/dump" | grep -qx 'blocks=7' || fail "[tree] blocks=7 not read: $(cat "$tmp/dump")"
 sed -n '/^\[tree\]/,/^$/p' "$tmp/dump" | grep -qx 'size=12' || fail "--tree-size did not win"
 grep -qxF 'scales=[0.5, 2.0]' "$tmp/dump" || fail "[prices] scales not read"
-# A nested option reaches the solver: without exact mode the example is not proven optimal.
-"$bin" solve "$ex" -t 1 > "$tmp/out" && grep -q "status optimal" "$tmp/out" || fail "exact mode"
+# Nested options reach the solver: without exact mode the example is proven optimal by the
+# bound (and stops at once); without either it is not proven optimal.
+"$bin" solve "$ex" -t 1 > "$tmp/out" && grep -q "status optimal: proven optimal by complete" "$tmp/out" ||
+  fail "exact mode"
 printf '[exact]\nmax-nodes=0\n' > "$tmp/e.toml"
 "$bin" solve "$ex" -t 1 --config "$tmp/e.toml" > "$tmp/out" || fail "run without exact mode"
-! grep -q "status optimal" "$tmp/out" || fail "exact.max-nodes=0 did not reach the solver"
+grep -q "status optimal: proven optimal by the certified" "$tmp/out" ||
+  fail "exact.max-nodes=0 did not reach the solver: $(grep final "$tmp/out")"
+printf '[exact]\nmax-nodes=0\n[bound]\nshare=0\n' > "$tmp/e.toml"
+"$bin" solve "$ex" -t 1 --config "$tmp/e.toml" > "$tmp/out" || fail "run without exact mode and bound"
+! grep -q "status optimal" "$tmp/out" || fail "bound.share=0 did not reach the solver"
 check_error() {  # config text, expected message
   printf '%b' "$1" > "$tmp/bad.toml"
   "$bin" solve "$ex" --config "$tmp/bad.toml" > "$tmp/out" 2> "$tmp/err"; rc=$?

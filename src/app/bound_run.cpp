@@ -1,0 +1,94 @@
+// `iopddl bound FILE`: the whole budget on the certified lower bound. Progress lines start
+// with '#'; the last line is the bound (an integer), or "infeasible" when the instance is
+// proven infeasible. SIGINT/SIGTERM/SIGHUP end the ascent early, and the best bound so far
+// is printed all the same (exit 128+N).
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <thread>
+
+#include "iopddl/incumbent.hpp"
+#include "iopddl/io.hpp"
+#include "iopddl/log.hpp"
+#include "iopddl/solve.hpp"
+#include "run.hpp"
+
+namespace iopddl::app {
+namespace {
+
+struct BoundRun {
+  BoundRun(Clock::time_point start, double limit) : stop(start, limit) {}
+  StopControl stop;
+  std::atomic<int> signal{0};
+};
+
+void wait_for_signal(BoundRun* run, sigset_t set) {
+  int sig = 0;
+  if (sigwait(&set, &sig) != 0) return;
+  run->signal = sig;
+  run->stop.request_stop();
+}
+
+std::string multipliers_json(const std::string& instance, Total bound,
+                             const std::vector<double>& multipliers) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "{\"instance\":\"" << escape_json(instance) << "\",\"lower_bound\":" << to_string(bound)
+      << ",\"multipliers_per_segment\":[";
+  for (std::size_t t = 0; t < multipliers.size(); ++t) out << (t ? "," : "") << multipliers[t];
+  out << "]}\n";
+  return out.str();
+}
+
+}  // namespace
+
+int run_bound(const RunSettings& settings, const std::string& multipliers_path,
+              Clock::time_point process_start) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  // Never freed: the signal thread may still use it while the process exits.
+  BoundRun& run = *new BoundRun(process_start, settings.time_limit);
+  std::thread(wait_for_signal, &run, set).detach();
+  if (settings.time_limit > 0) run.stop.reserve(safety_margin(settings.time_limit));
+  Log log(stdout, &run.stop, settings.quiet);
+  const Problem problem = read_problem(settings.problem_path, &run.stop);
+  log.info("read %zu nodes, %zu edges, %zu time segments", problem.num_nodes(), problem.num_edges(),
+           problem.num_segments());
+  IncumbentStore store(&run.stop);
+  const BoundOutcome out = solve_bound(problem, settings.solver, run.stop, store, log);
+  const int exit_signal = run.signal.load();
+  if (out.status == SolveStatus::kInfeasible) {
+    log.info("proven infeasible: even the least-memory assignment exceeds the limit");
+    std::printf("infeasible\n");
+    std::fflush(stdout);
+    return exit_signal ? 128 + exit_signal : kExitNoSolution;
+  }
+  const Total bound = store.bound().value_or(0);  // a step always runs
+  if (store.has_solution())
+    log.info("certified lower bound %s after %llu steps; best cost found %s, gap %.4f%%%s",
+             to_string(bound).c_str(), static_cast<unsigned long long>(out.steps),
+             to_string(store.cost()).c_str(), 100 * relative_gap(store.cost(), bound),
+             store.proven_optimal() ? " (proven optimal)" : "");
+  int status = kExitOk;
+  if (!multipliers_path.empty()) {
+    try {
+      write_file(multipliers_path, multipliers_json(settings.problem_path, bound, out.multipliers));
+    } catch (const OutputError& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      status = kExitOutput;
+    }
+  }
+  std::printf("%s\n", to_string(bound).c_str());
+  if (std::fflush(stdout) != 0) status = kExitOutput;
+  return exit_signal ? 128 + exit_signal : status;
+}
+
+}  // namespace iopddl::app

@@ -1,0 +1,80 @@
+// Certified lower bounds on the reduced problem, and so on the input (presolve keeps the
+// optimum: it removes only forbidden and dominated strategies, and its sums saturate at
+// 10^18, which can only lower a cost).
+//
+// Lagrangian relaxation of the memory limit, one multiplier per time segment:
+//   L(lambda) = min_x [cost(x) + sum_t lambda_t (usage_t(x) - limit)] <= cost(x*), lambda >= 0.
+// The priced minimisation is bounded by any reparametrisation of the priced network (TRW-S's
+// messages define one): the sum of the node minima and the edge-table minima. The engine
+// moves the multipliers by projected subgradient steps (Polyak's rule, towards the best
+// cost known), with the subgradient of the priced labelling TRW-S rounds to, and warm-starts
+// the messages between steps.
+//
+// Certification: the multipliers and the messages are scaled by 2^scale_bits and rounded to
+// integers, and the bound is recomputed from the int64 costs in 128-bit arithmetic. Any
+// integer messages and any multipliers >= 0 give a valid bound, so the value is exact
+// whatever the floating-point error of the search that found them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "../reduce/reduced.hpp"
+#include "iopddl/options.hpp"
+#include "network.hpp"
+#include "trws.hpp"
+
+namespace iopddl {
+
+class StopControl;
+
+// The certified bound for multipliers `lambda` (per segment of the input, in units of
+// 2^-scale_bits, each >= 0) and integer messages `msg` (same units; per edge e, k_u entries
+// into edge_u then k_v into edge_v, edges in order). Exact: 128-bit sums of int64 costs.
+// The multipliers must respect certify_cap().
+Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vector<Total>& msg,
+              int scale_bits);
+
+// The largest sum of multipliers (scaled) for which certify() cannot overflow.
+Total certify_cap(const Reduced& r);
+
+class BoundEngine {
+ public:
+  // `network`: the reduced problem as a cost network (the engine prices its own copy).
+  BoundEngine(const Reduced& r, const CostNetwork& network, const BoundOptions& o);
+
+  // One step: price at the multipliers, TRW-S (warm), certify; then a subgradient step
+  // towards `upper` (the best cost known, if any; capped at half again the bound).
+  // Returns the certified bound at the multipliers it priced.
+  Total step(std::optional<Total> upper, const StopControl* stop);
+
+  Total best() const { return best_; }  // the best certified bound so far
+  std::uint64_t steps() const { return steps_; }
+  const std::vector<double>& multipliers() const { return lambda_; }  // per segment
+  void set_multipliers(const std::vector<double>& lambda);
+  // The last step's priced labelling (it may overload memory) and whether it fits.
+  const std::vector<Strategy>& labelling() const { return x_; }
+  bool labelling_fits() const { return fits_; }
+  // Work units of the last step (as StopPoll counts them).
+  std::uint64_t work() const { return work_; }
+
+ private:
+  void price();
+  Total certify_now() const;
+  void move_multipliers(Total target, Total bound);
+
+  const Reduced& r_;
+  BoundOptions o_;
+  CostNetwork net_;
+  Trws trws_;
+  std::vector<double> lambda_;  // per segment, rounded to the certified grid
+  double cap_;                  // the largest sum of multipliers certify() takes (unscaled)
+  std::vector<Strategy> x_;
+  bool fits_ = false;
+  Total best_;
+  std::uint64_t steps_ = 0, since_best_ = 0, work_ = 0;
+  double factor_;
+};
+
+}  // namespace iopddl

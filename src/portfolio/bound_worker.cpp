@@ -1,0 +1,89 @@
+#include "bound_worker.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "iopddl/evaluate.hpp"
+#include "iopddl/solve.hpp"
+
+namespace iopddl {
+
+BoundWorker::BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o)
+    : r_(r), engine_(r, network, o) {}
+
+bool BoundWorker::closed(const IncumbentStore& store, double gap_limit) {
+  if (store.proven_optimal()) return true;
+  const auto gap = store.gap();
+  return gap_limit > 0 && gap && *gap <= gap_limit;
+}
+
+bool BoundWorker::step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers) {
+  const std::optional<Total> upper =
+      store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
+  const Total bound = engine_.step(upper, &stop);
+  if (answers && engine_.labelling_fits()) {
+    const std::vector<Strategy> a = r_.expand(engine_.labelling());
+    const Evaluation e = evaluate(r_.original(), a);
+    if (e.feasible && store.offer(a, e.cost, "bound"))
+      log.info("bound engine: cost %s", to_string(e.cost).c_str());
+  }
+  if (!store.offer_bound(bound, "lagrangian")) return false;
+  const auto gap = store.gap();
+  if (gap)
+    log.info("bound %s, gap %.4f%%", to_string(bound).c_str(), 100 * *gap);
+  else
+    log.info("bound %s", to_string(bound).c_str());
+  return true;
+}
+
+void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double share,
+                      double gap_limit, const std::atomic<bool>& done) {
+  using Seconds = std::chrono::duration<double>;
+  while (!stop.should_stop() && !done.load(std::memory_order_relaxed)) {
+    const auto start = Clock::now();
+    step(stop, store, log, true);
+    if (closed(store, gap_limit)) {
+      log.info(store.proven_optimal() ? "the bound meets the best cost: proven optimal"
+                                      : "the gap is within --gap-limit: stopping");
+      stop.request_stop();
+      return;
+    }
+    if (share >= 1) continue;
+    // Rests (1 / share - 1) times the step's time, waking every 10 ms to look at the stop.
+    const auto rest = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         Seconds((Clock::now() - start)) * (1 / share - 1));
+    while (Clock::now() < rest && !stop.should_stop() && !done.load(std::memory_order_relaxed))
+      std::this_thread::sleep_for(std::min<Clock::duration>(
+          rest - Clock::now(), std::chrono::duration_cast<Clock::duration>(Seconds(0.01))));
+  }
+}
+
+BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& stop,
+                         IncumbentStore& store, Log& log) {
+  BoundOutcome out;
+  const SolveResult base = solve_baseline(p, stop, store, log);
+  out.status = base.status;
+  if (base.status == SolveStatus::kInfeasible) return out;
+  const Reduced r = [&] {
+    try {
+      return Reduced::build(p, o.presolve, &stop);
+    } catch (const PresolveStopped&) {  // out of time: the identity grouping still bounds
+      log.info("presolve stopped by the time limit: bounding the input as it is");
+      return Reduced::build(p, false);
+    }
+  }();
+  const CostNetwork network = CostNetwork::from_reduced(r);
+  BoundWorker worker(r, network, o.bound);
+  do {  // one step at least, for a bound whatever the time left
+    worker.step(stop, store, log, true);
+    if (BoundWorker::closed(store, o.gap_limit)) break;
+  } while (!stop.should_stop());
+  out.multipliers = worker.engine().multipliers();
+  out.steps = worker.engine().steps();
+  if (store.has_solution())
+    out.status = store.proven_optimal() ? SolveStatus::kOptimal : SolveStatus::kFeasible;
+  return out;
+}
+
+}  // namespace iopddl

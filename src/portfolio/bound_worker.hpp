@@ -1,0 +1,41 @@
+// The portfolio's bound: a BoundEngine stepped beside the workers (or alone, for `iopddl
+// bound`), each better certified bound offered to the incumbent store, the gap logged, and
+// the run stopped once the bound meets the best cost (proven optimal) or the gap is within
+// the --gap-limit. A priced labelling that fits the limit is an answer too.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "../lagrange/bound.hpp"
+#include "iopddl/incumbent.hpp"
+#include "iopddl/log.hpp"
+#include "iopddl/options.hpp"
+#include "iopddl/stop.hpp"
+
+namespace iopddl {
+
+class BoundWorker {
+ public:
+  BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o);
+
+  // Steps until `stop` says stop or `done` is set, taking `share` of one thread's time
+  // (sleeping between steps; 1: no sleep). Requests `stop` when the bound proves the best
+  // optimal or the gap reaches `gap_limit` (> 0).
+  void run(StopControl& stop, IncumbentStore& store, Log& log, double share, double gap_limit,
+           const std::atomic<bool>& done);
+  // One step; returns whether the certified bound improved. With `answers`, a priced
+  // labelling that fits the limit is offered to the store.
+  bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);
+  // Whether the run may stop: the best is proven optimal, or within `gap_limit` (> 0).
+  static bool closed(const IncumbentStore& store, double gap_limit);
+
+  const BoundEngine& engine() const { return engine_; }
+  BoundEngine& engine() { return engine_; }
+
+ private:
+  const Reduced& r_;
+  BoundEngine engine_;
+};
+
+}  // namespace iopddl

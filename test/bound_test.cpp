@@ -1,0 +1,291 @@
+// Certified lower bounds: never above the optimum, tight where they must be, and the integer
+// recomputation equal to a slow reference of the same formula.
+#include "lagrange/bound.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "iopddl/evaluate.hpp"
+#include "iopddl/generate.hpp"
+#include "iopddl/solve.hpp"
+#include "lagrange/network.hpp"
+#include "reduce/reduced.hpp"
+#include "support.hpp"
+
+using namespace iopddl;
+
+namespace {
+
+constexpr int kBits = 24;
+const Total kScale = Total{1} << kBits;
+
+Total ceil_div(Total a, Total b) {
+  const Total q = a / b;
+  return q * b < a ? q + 1 : q;
+}
+
+// The exact Lagrangian at integer multipliers `lambda` (units of 2^-kBits) by enumeration
+// of the reduced problem: ceil(min_x [S cost(x) + sum_t lambda_t (usage_t(x) - limit)] / S).
+Total brute_force_lagrangian(const Reduced& r, const std::vector<Total>& lambda) {
+  const Problem& p = r.original();
+  std::vector<Strategy> x(r.num_nodes(), 0);
+  Total best = 0;
+  bool first = true;
+  for (;;) {
+    Total v = 0;
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g) v += kScale * r.costs(g)[x[g]];
+    for (std::uint32_t e = 0; e < r.num_edges(); ++e)
+      v +=
+          kScale * r.table(e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) +
+                              x[r.edge_v(e)]];
+    for (std::size_t t = 0; t < lambda.size(); ++t) {
+      Total usage = 0;
+      for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+        for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
+          const NodeId n = r.member_node(mi);
+          if (p.has_memory(n) && p.seg_lo(n) <= t && t < p.seg_hi(n))
+            usage += r.member_usage(mi, x[g]);
+        }
+      v += lambda[t] * (usage - *p.usage_limit());
+    }
+    if (first || v < best) best = v;
+    first = false;
+    std::size_t g = 0;
+    while (g < x.size() && ++x[g] == r.strategies(static_cast<std::uint32_t>(g))) x[g++] = 0;
+    if (g == x.size()) break;
+  }
+  return ceil_div(best, kScale);
+}
+
+// The same formula as certify(), written plainly: per node and strategy the scaled cost,
+// the priced usage summed segment by segment and the messages in; per edge each entry
+// minus its messages, row minima to edge_u, then column minima to edge_v.
+Total slow_certify(const Reduced& r, const std::vector<Total>& lambda,
+                   const std::vector<Total>& msg) {
+  const Problem& p = r.original();
+  std::vector<std::vector<Total>> node(r.num_nodes());
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+    node[g].assign(r.strategies(g), 0);
+    for (Strategy s = 0; s < r.strategies(g); ++s) {
+      node[g][s] = kScale * r.costs(g)[s];
+      for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
+        const NodeId n = r.member_node(mi);
+        for (std::size_t t = 0; t < lambda.size(); ++t)
+          if (p.has_memory(n) && p.seg_lo(n) <= t && t < p.seg_hi(n))
+            node[g][s] += lambda[t] * r.member_usage(mi, s);
+      }
+    }
+  }
+  std::size_t at = 0;
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+    const std::uint32_t u = r.edge_u(e), v = r.edge_v(e);
+    const Strategy ku = r.strategies(u), kv = r.strategies(v);
+    auto entry = [&](Strategy a, Strategy b) {
+      return kScale * r.table(e)[static_cast<std::size_t>(a) * kv + b] - msg[at + a] -
+             msg[at + ku + b];
+    };
+    std::vector<Total> row(ku);
+    for (Strategy a = 0; a < ku; ++a) {
+      node[u][a] += msg[at + a];
+      row[a] = entry(a, 0);
+      for (Strategy b = 1; b < kv; ++b) row[a] = std::min(row[a], entry(a, b));
+      node[u][a] += row[a];
+    }
+    for (Strategy b = 0; b < kv; ++b) {
+      node[v][b] += msg[at + ku + b];
+      Total col = entry(0, b) - row[0];
+      for (Strategy a = 1; a < ku; ++a) col = std::min(col, entry(a, b) - row[a]);
+      node[v][b] += col;
+    }
+    at += static_cast<std::size_t>(ku) + kv;
+  }
+  Total sum = 0;
+  for (const auto& n : node) sum += *std::min_element(n.begin(), n.end());
+  for (Total l : lambda) sum -= l * *p.usage_limit();
+  return ceil_div(sum, kScale);
+}
+
+std::size_t message_count(const Reduced& r) {
+  std::size_t n = 0;
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e)
+    n += static_cast<std::size_t>(r.strategies(r.edge_u(e))) + r.strategies(r.edge_v(e));
+  return n;
+}
+
+// Random multipliers within certify_cap() and random messages.
+void random_duals(Rng& rng, const Reduced& r, std::vector<Total>& lambda, std::vector<Total>& msg,
+                  bool huge) {
+  const Problem& p = r.original();
+  lambda.assign(p.usage_limit() ? p.num_segments() : 0, 0);
+  const Total cap = certify_cap(r) / static_cast<Total>(std::max<std::size_t>(1, lambda.size()));
+  const std::uint64_t most = static_cast<std::uint64_t>(std::min<Total>(cap, Total{1} << 40));
+  for (Total& l : lambda) l = rng.uniform() < 0.3 ? 0 : static_cast<Total>(rng.below(most + 1));
+  msg.assign(message_count(r), 0);
+  const std::uint64_t span = huge ? (std::uint64_t{1} << 62) : (std::uint64_t{1} << 30);
+  for (Total& m : msg) m = static_cast<Total>(rng.below(span)) - static_cast<Total>(span / 2);
+}
+
+}  // namespace
+
+TEST_CASE("certified bounds never exceed the brute-force optimum, nor the exact Lagrangian") {
+  Rng rng(41);
+  int checked = 0, limited = 0;
+  for (int round = 0; round < 1500; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 1 + static_cast<int>(rng.below(6));
+    spec.edges = static_cast<int>(rng.below(9));
+    spec.huge_values = round % 5 == 4;  // sums overflow int64
+    spec.limit_factor = round % 3 == 0 ? 0 : 1.0 + 0.6 * rng.uniform();
+    const Problem p = test::random_problem(rng, spec);
+    const auto opt = test::brute_force_optimum(p);
+    if (!opt) continue;  // infeasible: nothing to bound
+    CAPTURE(round);
+    const Reduced r = Reduced::build(p);
+    BoundOptions o;
+    BoundEngine engine(r, CostNetwork::from_reduced(r), o);
+    for (int step = 0; step < 8; ++step) {
+      const Total b = engine.step(*opt + 1 + static_cast<Total>(rng.below(50)), nullptr);
+      CHECK(b <= *opt);
+      if (!p.usage_limit()) continue;
+      // Certified at the multipliers it priced: never above the exact Lagrangian there.
+      std::vector<Total> lambda;
+      for (double l : engine.multipliers())
+        lambda.push_back(static_cast<Total>(l * static_cast<double>(kScale)));
+      if (r.num_nodes() <= 5)
+        CHECK(certify(r, lambda, std::vector<Total>(message_count(r), 0), kBits) <=
+              brute_force_lagrangian(r, lambda));
+    }
+    CHECK(engine.best() <= *opt);
+    // Any multipliers within the cap and any integer messages give a valid bound.
+    std::vector<Total> lambda, msg;
+    random_duals(rng, r, lambda, msg, spec.huge_values);
+    CHECK(std::min<Total>(certify(r, lambda, msg, kBits), kForbidden) <= *opt);
+    if (p.usage_limit()) ++limited;
+    ++checked;
+  }
+  CHECK(checked >= 1000);
+  CHECK(limited >= 500);
+}
+
+TEST_CASE("the integer recomputation of a reparametrisation matches a slow reference") {
+  Rng rng(43);
+  for (int round = 0; round < 500; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(5));
+    spec.edges = static_cast<int>(rng.below(8));
+    spec.huge_values = round % 4 == 3;
+    spec.limit_factor = round % 5 == 0 ? 0 : 1.2;
+    const Problem p = test::random_problem(rng, spec);
+    CAPTURE(round);
+    const Reduced r = Reduced::build(p, round % 2 == 0);  // with and without presolve
+    std::vector<Total> lambda, msg;
+    random_duals(rng, r, lambda, msg, spec.huge_values);
+    CHECK(certify(r, lambda, msg, kBits) == slow_certify(r, lambda, msg));
+  }
+}
+
+TEST_CASE("without a memory limit, the bound on a tree or forest equals its optimum") {
+  Rng rng(47);
+  for (int round = 0; round < 300; ++round) {
+    ProblemBuilder b;
+    const int n = 2 + static_cast<int>(rng.below(6));
+    for (int v = 0; v < n; ++v) {
+      const std::size_t k = 1 + rng.below(4);
+      std::vector<Cost> c(k), u(k, 1);
+      for (Cost& x : c) x = static_cast<Cost>(rng.below(1000));
+      b.add_node(0, 1, c, u);
+    }
+    for (int v = 1; v < n; ++v) {
+      if (rng.uniform() < 0.2) continue;  // a forest
+      const auto parent = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(v)));
+      std::vector<Cost> t(static_cast<std::size_t>(b.strategies(parent)) *
+                          b.strategies(static_cast<NodeId>(v)));
+      for (Cost& x : t) x = static_cast<Cost>(rng.below(1000));
+      b.add_edge(parent, static_cast<NodeId>(v), b.add_table(t));
+    }
+    const Problem p = std::move(b).build();
+    const auto opt = test::brute_force_optimum(p);
+    REQUIRE(opt.has_value());
+    CAPTURE(round);
+    for (bool presolve : {true, false}) {
+      const Reduced r = Reduced::build(p, presolve);
+      BoundEngine engine(r, CostNetwork::from_reduced(r), BoundOptions{});
+      CHECK(engine.step(*opt + 1, nullptr) == *opt);  // TRW-S eliminates trees exactly
+    }
+  }
+}
+
+namespace {
+
+struct BoundRun {
+  SolveResult result;
+  std::optional<Total> bound;
+  std::optional<double> gap;
+  Total cost = 0;
+  double seconds = 0;
+};
+
+BoundRun run_with_bound(const Problem& p, SolverOptions o, double limit) {
+  StopControl stop(Clock::now(), limit);
+  IncumbentStore store(&stop);
+  Log quiet(nullptr, &stop, true);
+  BoundRun run;
+  run.result = solve(p, o, stop, store, quiet);
+  run.seconds = stop.elapsed();
+  REQUIRE(store.has_solution());
+  const Evaluation e = evaluate(p, store.assignment());
+  CHECK(e.feasible);
+  run.cost = store.cost();
+  run.bound = store.bound();
+  run.gap = store.gap();
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("a bound that meets the cost proves it optimal and ends the run at once") {
+  // A chain without a memory limit, too large for exact mode: TRW-S's bound is tight.
+  GeneratorOptions g;
+  g.family = Family::kForbiddenPairs;
+  g.nodes = 400;
+  g.seed = 5;
+  Problem generated = generate_problem(g);
+  ProblemBuilder b;
+  for (NodeId v = 0; v < generated.num_nodes(); ++v)
+    b.add_node(0, 1, generated.costs(v), generated.usages(v));
+  Rng rng(3);
+  for (NodeId v = 1; v < generated.num_nodes(); ++v) {
+    std::vector<Cost> t(static_cast<std::size_t>(b.strategies(v - 1)) * b.strategies(v));
+    for (Cost& x : t) x = static_cast<Cost>(rng.below(1000));
+    b.add_edge(v - 1, v, b.add_table(t));
+  }
+  const Problem p = std::move(b).build();
+  SolverOptions o;
+  o.threads = 1;
+  o.exact.max_nodes = 0;
+  o.bound.share = 1;
+  const BoundRun run = run_with_bound(p, o, 60);
+  CHECK(run.result.status == SolveStatus::kOptimal);
+  REQUIRE(run.bound.has_value());
+  CHECK(*run.bound == run.cost);
+  CHECK(run.seconds < 30);  // stopped by the proof, far before the limit
+}
+
+TEST_CASE("--gap-limit stops a run as soon as the certified gap is within it") {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 2000;
+  g.seed = 9;
+  const Problem p = generate_problem(g);
+  SolverOptions o;
+  o.threads = 1;
+  o.bound.share = 1;
+  o.gap_limit = 0.2;
+  const BoundRun run = run_with_bound(p, o, 120);
+  REQUIRE(run.gap.has_value());
+  CHECK(*run.gap <= 0.2);
+  CHECK(*run.bound <= run.cost);
+  CHECK(run.seconds < 60);
+}
