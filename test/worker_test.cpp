@@ -47,6 +47,7 @@ SolverOptions worker_options(int round) {
   o.compound.within_percent = 1000;
   const Pricing pricings[] = {Pricing::kPerMember, Pricing::kPerTime, Pricing::kMixed};
   o.pricing = pricings[round % 3];
+  o.polish.schedule = round % 2 == 0 ? PolishSchedule::kPayoff : PolishSchedule::kFixed;
   o.seed = static_cast<std::uint64_t>(round + 1);
   return o;
 }

@@ -117,13 +117,15 @@ struct WindowOptions {
 // How a stagnating worker's polish picks its neighbourhoods (tree blocks, exact windows).
 enum class PolishSchedule {
   kFixed,   // tree blocks while they improve, then windows while they improve, again while
-            // the windows improved (the measured default)
+            // the windows improved
   kPayoff,  // the neighbourhood with the higher gain per second so far (untried first, the
             // other one at the explore rate), until both come up dry in a row
 };
 
 struct PolishOptions {
-  PolishSchedule schedule = PolishSchedule::kFixed;
+  // Payoff: no worse at 20 s anywhere, N's median at 180 s 0.99736 against 0.99756
+  // (tuning.csv: polish.schedule).
+  PolishSchedule schedule = PolishSchedule::kPayoff;
   double explore = 0.1;  // payoff: share of batches given to the one that pays less
 };
 

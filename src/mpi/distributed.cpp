@@ -291,7 +291,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
       c.fingerprint = print;
       c.instance = p.name();
       c.prices = prices;
-      c.lower_bound = to_string(lower_bound);
+      c.lower_bound = to_string(std::max(lower_bound, store.bound().value_or(lower_bound)));
       c.seed = o.seed;
       c.elapsed = stop.elapsed();
       c.rounds = epoch + 1;
@@ -302,10 +302,14 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     if (want_stop) break;
   }
   if (rank == 0)
-    log.info("lower bound %s (%s)", to_string(lower_bound).c_str(),
-             bound_from_regions ? "the regions' dual" : "every node and edge at its cheapest");
+    log.info("regions' lower bound %s (%s)", to_string(lower_bound).c_str(),
+             bound_from_regions ? "their dual" : "every node and edge at its cheapest");
   SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
                    portfolio.neighbourhood_reports());
+  if (store.proven_optimal()) {  // rank 0's certified bound (its bound worker) meets the cost
+    done.status = SolveStatus::kOptimal;
+    done.note = "proven optimal by the certified Lagrangian bound";
+  }
   done.work = portfolio.work();
   return done;
 }
