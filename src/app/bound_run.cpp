@@ -1,7 +1,8 @@
 // `iopddl bound FILE`: the whole budget on the certified lower bound. Progress lines start
 // with '#'; the last line is the bound (an integer), or "infeasible" when the instance is
 // proven infeasible. SIGINT/SIGTERM/SIGHUP end the ascent early, and the best bound so far
-// is printed all the same (exit 128+N).
+// is printed all the same (exit 128+N); a time limit (or signal) that comes while the input
+// is read leaves nothing to print (exit 4, or 128+N).
 #include <pthread.h>
 #include <signal.h>
 
@@ -59,7 +60,14 @@ int run_bound(const RunSettings& settings, const std::string& multipliers_path,
   std::thread(wait_for_signal, &run, set).detach();
   if (settings.time_limit > 0) run.stop.reserve(safety_margin(settings.time_limit));
   Log log(stdout, &run.stop, settings.quiet);
-  const Problem problem = read_problem(settings.problem_path, &run.stop);
+  Problem problem;
+  try {
+    problem = read_problem(settings.problem_path, &run.stop);
+  } catch (const ReadStopped&) {  // the time limit, or a signal: no bound to print
+    std::fprintf(stderr, "error: %s: the %s came while reading it\n", settings.problem_path.c_str(),
+                 run.signal ? "signal" : "time limit");
+    return run.signal ? 128 + run.signal : kExitNoSolution;
+  }
   log.info("read %zu nodes, %zu edges, %zu time segments", problem.num_nodes(), problem.num_edges(),
            problem.num_segments());
   IncumbentStore store(&run.stop);

@@ -170,7 +170,6 @@ struct BoundCommand {
       return kExitUsage;
     }
     if (dump_config) return print_text(table.dump());
-    settings.solver.bound.share = 1;  // the whole budget
     return run_bound(settings, multipliers, start);
   }
 };

@@ -136,13 +136,17 @@ void describe_local(OptionTable& t, SolverOptions& o) {
             kMaxInt, local);
 }
 
-void describe_exact(OptionTable& t, SolverOptions& o) {
-  const std::string exact = "Presolve and exact mode";
+void describe_presolve(OptionTable& t, SolverOptions& o, const std::string& group) {
   t.flag("presolve.enabled", "Exact presolve (false: every node its own group)", o.presolve.enabled,
-         exact);
+         group);
   t.unsigned_integer("presolve.dominance-budget",
                      "Entries (and pairs) compared by the dominance test per round",
-                     o.presolve.dominance_budget, 0, kMax64, exact);
+                     o.presolve.dominance_budget, 0, kMax64, group);
+}
+
+void describe_exact(OptionTable& t, SolverOptions& o) {
+  const std::string exact = "Presolve and exact mode";
+  describe_presolve(t, o, exact);
   t.integer("exact.max-nodes", "Exact mode on reduced problems of at most this many nodes",
             o.exact.max_nodes, 0, kMaxInt, exact);
   t.integer("exact.search-nodes", "Search nodes of exact mode before it gives up",
@@ -210,11 +214,7 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
 
 void describe_bound_options(OptionTable& t, RunSettings& s) {
   describe_budget(t, s);
-  t.flag("presolve.enabled", "Exact presolve (false: every node its own group)",
-         s.solver.presolve.enabled, "Presolve");
-  t.unsigned_integer("presolve.dominance-budget",
-                     "Entries (and pairs) compared by the dominance test per round",
-                     s.solver.presolve.dominance_budget, 0, kMax64, "Presolve");
+  describe_presolve(t, s.solver, "Presolve");
   describe_bound(t, s.solver, false);
 }
 

@@ -37,19 +37,27 @@ bool BoundWorker::step(const StopControl& stop, IncumbentStore& store, Log& log,
   return true;
 }
 
+namespace {
+
+// Requests the stop (and says why) once the gap is closed.
+bool stop_if_closed(StopControl& stop, const IncumbentStore& store, Log& log, double gap_limit) {
+  if (!BoundWorker::closed(store, gap_limit)) return false;
+  log.info(store.proven_optimal() ? "the bound meets the best cost: proven optimal"
+                                  : "the gap is within --gap-limit: stopping");
+  stop.request_stop();
+  return true;
+}
+
+}  // namespace
+
 void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double share,
                       double gap_limit, const std::atomic<bool>& done) {
   using Seconds = std::chrono::duration<double>;
-  while (!stop.should_stop() && !done.load(std::memory_order_relaxed)) {
+  while (!stop.should_stop() && !done.load(std::memory_order_relaxed) &&
+         !stop_if_closed(stop, store, log, gap_limit)) {
     const auto start = Clock::now();
     step(stop, store, log, true);
-    if (closed(store, gap_limit)) {
-      log.info(store.proven_optimal() ? "the bound meets the best cost: proven optimal"
-                                      : "the gap is within --gap-limit: stopping");
-      stop.request_stop();
-      return;
-    }
-    if (share >= 1) continue;
+    if (stop_if_closed(stop, store, log, gap_limit) || share >= 1) continue;
     // Rests (1 / share - 1) times the step's time, waking every 10 ms to look at the stop.
     const auto rest = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                          Seconds((Clock::now() - start)) * (1 / share - 1));
@@ -75,10 +83,9 @@ BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& 
   }();
   const CostNetwork network = CostNetwork::from_reduced(r);
   BoundWorker worker(r, network, o.bound);
-  do {  // one step at least, for a bound whatever the time left
-    worker.step(stop, store, log, true);
-    if (BoundWorker::closed(store, o.gap_limit)) break;
-  } while (!stop.should_stop());
+  worker.step(stop, store, log, true);  // one step at least, for a bound whatever the time left
+  const std::atomic<bool> never{false};
+  worker.run(stop, store, log, 1, o.gap_limit, never);
   out.multipliers = worker.engine().multipliers();
   out.steps = worker.engine().steps();
   if (store.has_solution())

@@ -41,6 +41,13 @@ grep -q -- "--multipliers /no/such/dir/m.json: cannot write" err.txt || fail "me
 [[ $rc -eq 2 ]] || fail "bound takes no --bound-share (it spends the whole budget): exit $rc"
 "$bin" bound "$src/test/data/bad/edge_table_size.json" > /dev/null 2>&1; rc=$?
 [[ $rc -eq 3 ]] || fail "bound of bad input: exit $rc, expected 3"
+# A time limit that comes while the input is read: no bound, exit 4, a message.
+rm -f never.fifo && mkfifo never.fifo
+timeout 20 "$bin" bound never.fifo -t 1 > bound.txt 2> err.txt; rc=$?
+[[ $rc -eq 4 ]] || fail "bound of a FIFO that delivers nothing: exit $rc, expected 4"
+! grep -qv '^#' bound.txt || fail "it printed a bound: $(cat bound.txt)"
+grep -q "never.fifo: the time limit came while reading it" err.txt || fail "message: $(cat err.txt)"
+rm -f never.fifo
 # evaluate --bound: the gap, and a bound above the cost is an error.
 "$bin" evaluate "$src/examples/example.json" res.json --bound 400 | grep -q "gap to the lower bound 400: 10.1" ||
   fail "evaluate --bound: $("$bin" evaluate "$src/examples/example.json" res.json --bound 400)"
