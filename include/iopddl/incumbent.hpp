@@ -5,6 +5,7 @@
 // read in one place.
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -28,6 +29,11 @@ class IncumbentStore {
   // Offers a memory-feasible assignment with its exact cost; returns true if it is kept.
   bool offer(const std::vector<Strategy>& assignment, Total cost, const std::string& source);
   bool has_solution() const;
+  // Called after each offer that lowers the best cost, outside the store's lock, one call at
+  // a time and with strictly decreasing costs (an improvement overtaken by a better one
+  // before its call is skipped). Set it before the solve starts; it must not throw.
+  using Listener = std::function<void(const Improvement&, const std::vector<Strategy>&)>;
+  void set_listener(Listener listener) { listener_ = std::move(listener); }
   Total cost() const;  // meaningful only if has_solution()
   std::vector<Strategy> assignment() const;
   std::vector<Improvement> history() const;
@@ -54,6 +60,9 @@ class IncumbentStore {
   Total cost_ = 0;
   std::vector<Strategy> best_;
   std::vector<Improvement> history_;
+  Listener listener_;
+  std::mutex listener_mutex_;  // held while the listener runs
+  std::optional<Total> told_;  // the last cost the listener was told
   std::optional<Total> bound_;
   std::vector<Improvement> bound_history_;
 };

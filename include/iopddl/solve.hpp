@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,9 +46,14 @@ struct SolveResult {
 };
 
 // Runs until the stop control says stop (deadline, request or work budget) or the search
-// is exhausted; every feasible improvement is offered to `store` as it is found.
+// is exhausted; every feasible improvement is offered to `store` as it is found. `hint`,
+// when not empty, is a warm start of one strategy per node (checked by the caller): kept if
+// feasible, repaired under the limit first if not. Whether it was used is in the note.
 SolveResult solve(const Problem& problem, const SolverOptions& options, StopControl& stop,
-                  IncumbentStore& store, Log& log);
+                  IncumbentStore& store, Log& log, std::span<const Strategy> hint = {});
+
+// Offers `hint` to `store` if it is a feasible assignment; returns whether it was kept.
+bool offer_hint(const Problem& problem, std::span<const Strategy> hint, IncumbentStore& store);
 
 // The baseline: least-memory start, then memory-aware 1-opt descent.
 SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentStore& store,
@@ -55,7 +61,7 @@ SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentS
 
 // The solver core: presolve, priced TRW-S workers, repair and local search.
 SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options, StopControl& stop,
-                            IncumbentStore& store, Log& log);
+                            IncumbentStore& store, Log& log, std::span<const Strategy> hint = {});
 
 // `iopddl bound`: the whole budget on the certified lower bound (the baseline's answer, and
 // any priced labelling that fits, as the target of the multipliers' steps), until `stop`

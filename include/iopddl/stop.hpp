@@ -85,6 +85,8 @@ class StopControl {
   double elapsed() const { return std::chrono::duration<double>(now() - start_).count(); }
 
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+  // Also stops once `*flag` is true (a library caller's cancellation; it must outlive this).
+  void watch(const std::atomic<bool>* flag) { watched_ = flag; }
   bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
 
   // Deterministic mode: the solver bounds its own work (rounds), and time no longer stops it.
@@ -92,6 +94,7 @@ class StopControl {
 
   bool should_stop() const {
     if (stop_requested()) return true;
+    if (watched_ != nullptr && watched_->load(std::memory_order_relaxed)) return true;
     if (parent_ && parent_->should_stop()) return true;
     if (meter_ != nullptr && meter_->spent()) return true;
     if (ignore_deadline_) return false;  // deterministic: only work and requests stop it
@@ -105,6 +108,7 @@ class StopControl {
   bool ignore_deadline_ = false;
   const StopControl* parent_ = nullptr;
   WorkMeter* meter_ = nullptr;  // a thread's own, in a run bounded by work
+  const std::atomic<bool>* watched_ = nullptr;
 };
 
 // The one place long loops poll a stop control: tick(units) once per step, with the work

@@ -539,12 +539,24 @@ std::uint64_t Portfolio::work() const {
 }
 
 SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopControl& stop,
-                            IncumbentStore& store, Log& log) {
+                            IncumbentStore& store, Log& log, std::span<const Strategy> hint) {
   Portfolio portfolio(p, o, log);
+  const bool hint_kept = offer_hint(p, hint, store);  // before exact mode, which starts from it
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kInfeasible || result.status == SolveStatus::kOptimal ||
       !portfolio.ready())
     return result;
+  std::string hint_note;
+  if (!hint.empty()) {
+    std::vector<Strategy> x;
+    if (!portfolio.reduced().contract({hint.begin(), hint.end()}, x))
+      hint_note = "the hint was not used: it picks a strategy that presolve proved useless";
+    else if (hint_kept)
+      portfolio.adopt(x, evaluate(p, hint).cost);
+    else if (!portfolio.improve(x, stop, store))
+      hint_note = "the hint, over the memory limit, repaired to no better than the first answer";
+    if (!hint_note.empty()) log.info("%s", hint_note.c_str());
+  }
   portfolio.run(stop, store, UINT64_MAX);  // deterministic runs end when their work is spent
   if (o.deterministic) portfolio.bound_after(stop, store);
   SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
@@ -554,6 +566,7 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
     done.note = "proven optimal by the certified Lagrangian bound";
   }
   done.work = portfolio.work();
+  if (!hint_note.empty()) done.note += (done.note.empty() ? "" : "; ") + hint_note;
   return done;
 }
 

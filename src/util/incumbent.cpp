@@ -7,13 +7,25 @@
 namespace iopddl {
 
 bool IncumbentStore::offer(const std::vector<Strategy>& a, Total cost, const std::string& source) {
-  std::lock_guard lock(mutex_);
-  if (has_ && (cost > cost_ || (cost == cost_ && !(a < best_)))) return false;
-  const bool improved = !has_ || cost < cost_;
-  has_ = true;
-  cost_ = cost;
-  best_ = a;
-  if (improved) history_.push_back({clock_ ? clock_->elapsed() : 0.0, cost, source});
+  Improvement told{};
+  {
+    std::lock_guard lock(mutex_);
+    if (has_ && (cost > cost_ || (cost == cost_ && !(a < best_)))) return false;
+    const bool improved = !has_ || cost < cost_;
+    has_ = true;
+    cost_ = cost;
+    best_ = a;
+    if (!improved) return true;
+    told = {clock_ ? clock_->elapsed() : 0.0, cost, source};
+    history_.push_back(told);
+  }
+  if (listener_) {
+    std::lock_guard lock(listener_mutex_);
+    if (!told_ || cost < *told_) {
+      told_ = cost;
+      listener_(told, a);
+    }
+  }
   return true;
 }
 

@@ -1,0 +1,339 @@
+// The Python module iopddl._core: the library's builder, solve and evaluator for Python.
+// Integer arrays come in as numpy arrays or lists (anything numpy.asarray takes) and must
+// be of an integer dtype: a float array is refused rather than truncated. Costs come out
+// as Python ints (exact, whatever their size: totals are 128-bit).
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "iopddl/generate.hpp"
+#include "iopddl/iopddl.hpp"
+
+namespace py = pybind11;
+using namespace iopddl;
+
+namespace {
+
+// A 128-bit total as a Python int (through its decimal text: exact and simple).
+py::object to_python(Total value) {
+  return py::reinterpret_steal<py::object>(
+      PyLong_FromString(to_string(value).c_str(), nullptr, 10));
+}
+
+Total from_python_total(const py::handle& value, const char* what) {
+  if (!PyLong_Check(value.ptr())) throw py::type_error(std::string(what) + ": expected an int");
+  const std::string text = py::str(value);
+  Total t = 0;
+  const bool negative = !text.empty() && text[0] == '-';
+  for (std::size_t i = negative ? 1 : 0; i < text.size(); ++i) {
+    if (t > (Total{1} << 125) / 10) throw py::value_error(std::string(what) + ": out of range");
+    t = t * 10 + (text[i] - '0');
+  }
+  return negative ? -t : t;
+}
+
+// `values` as int64 values, refusing what is not integral ("node 3: costs: ...").
+std::vector<std::int64_t> int64_values(const py::handle& values, const std::string& where) {
+  py::module_ np = py::module_::import("numpy");
+  py::array a = np.attr("asarray")(values);
+  const char kind = a.dtype().kind();
+  if (a.size() > 0 && kind != 'i' && kind != 'u' && kind != 'b')
+    throw py::type_error(where + ": expected integers, got an array of dtype " +
+                         std::string(py::str(a.dtype())));
+  if (a.ndim() > 1)
+    throw py::value_error(where + ": expected a flat array, got " + std::to_string(a.ndim()) +
+                          " dimensions");
+  if (kind == 'u' && a.size() > 0 && a.dtype().itemsize() == 8) {
+    const py::object too_big = np.attr("any")(a.attr("__gt__")(INT64_MAX));
+    if (too_big.cast<bool>()) throw py::value_error(where + ": a value is outside the int64 range");
+  }
+  auto typed = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+  if (!typed) throw py::type_error(where + ": expected integers");
+  return {typed.data(), typed.data() + typed.size()};
+}
+
+py::array_t<Strategy> as_array(const std::vector<Strategy>& v) {
+  py::array_t<Strategy> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+std::vector<Strategy> strategies_from(const py::handle& values, const std::string& where) {
+  const auto v = int64_values(values, where);
+  std::vector<Strategy> s(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] < 0 || v[i] > INT32_MAX)
+      throw py::value_error(where + "[" + std::to_string(i) + "]: strategy " +
+                            std::to_string(v[i]) + " is out of range");
+    s[i] = static_cast<Strategy>(v[i]);
+  }
+  return s;
+}
+
+void add_node(ModelBuilder& b, const py::handle& costs, const py::handle& usages, std::int64_t lo,
+              std::int64_t hi) {
+  const std::string where = "node " + std::to_string(b.num_nodes());
+  const auto c = int64_values(costs, where + ": costs");
+  const auto u = int64_values(usages, where + ": usages");
+  b.add_node(c, u, lo, hi);
+}
+
+// An edge's costs: flat and row-major, or a (strategies(u), strategies(v)) matrix.
+void add_edge(ModelBuilder& b, NodeId u, NodeId v, const py::handle& costs) {
+  const std::string where = "edge " + std::to_string(b.num_edges()) + ": costs";
+  py::array a = py::module_::import("numpy").attr("asarray")(costs);
+  if (a.ndim() == 2 && u < b.num_nodes() && v < b.num_nodes()) {
+    const auto ku = static_cast<py::ssize_t>(b.strategies(u)),
+               kv = static_cast<py::ssize_t>(b.strategies(v));
+    if (a.shape(0) != ku || a.shape(1) != kv)
+      throw InputError(where + ": expected a " + std::to_string(ku) + " x " + std::to_string(kv) +
+                       " matrix, found " + std::to_string(a.shape(0)) + " x " +
+                       std::to_string(a.shape(1)));
+    a = py::module_::import("numpy").attr("ravel")(a);
+  }
+  b.add_edge(u, v, int64_values(a, where));
+}
+
+// A whole problem from arrays: costs[v] and usages[v] per node, intervals an (n, 2) array
+// of [lo, hi), edges an (m, 2) array of node pairs and edge_costs[e] each row-major table.
+Problem from_arrays(const py::sequence& costs, const py::sequence& usages,
+                    const py::handle& intervals, const py::handle& edges,
+                    const py::sequence& edge_costs, std::optional<Usage> usage_limit,
+                    const std::string& name) {
+  const std::size_t n = py::len(costs);
+  if (py::len(usages) != n)
+    throw InputError("usages: " + std::to_string(py::len(usages)) + " nodes, but costs has " +
+                     std::to_string(n));
+  const auto iv = int64_values(py::module_::import("numpy").attr("ravel")(intervals), "intervals");
+  if (iv.size() != 2 * n)
+    throw InputError("intervals: expected " + std::to_string(n) + " pairs [lo, hi], found " +
+                     std::to_string(iv.size()) + " values");
+  const auto ev = int64_values(py::module_::import("numpy").attr("ravel")(edges), "edges");
+  const std::size_t m = py::len(edge_costs);
+  if (ev.size() != 2 * m)
+    throw InputError("edges: expected " + std::to_string(m) +
+                     " pairs (one per edge_costs entry), found " + std::to_string(ev.size()) +
+                     " values");
+  ModelBuilder b(name);
+  b.set_usage_limit(usage_limit);
+  for (std::size_t v = 0; v < n; ++v) add_node(b, costs[v], usages[v], iv[2 * v], iv[2 * v + 1]);
+  for (std::size_t e = 0; e < m; ++e) {
+    for (std::size_t k = 0; k < 2; ++k)
+      if (ev[2 * e + k] < 0 || static_cast<std::size_t>(ev[2 * e + k]) >= n)
+        throw InputError("edge " + std::to_string(e) + ": node " + std::to_string(ev[2 * e + k]) +
+                         " does not exist (" + std::to_string(n) + " nodes)");
+    add_edge(b, static_cast<NodeId>(ev[2 * e]), static_cast<NodeId>(ev[2 * e + 1]), edge_costs[e]);
+  }
+  return std::move(b).build();
+}
+
+py::dict evaluation(const Problem& p, const py::handle& assignment) {
+  const Evaluation e = evaluate(p, strategies_from(assignment, "assignment"));
+  py::dict d;
+  d["valid"] = e.valid;
+  d["error"] = e.error;
+  d["cost"] = to_python(e.cost);
+  d["node_cost"] = to_python(e.node_cost);
+  d["edge_cost"] = to_python(e.edge_cost);
+  d["peak_usage"] = to_python(e.peak_usage);
+  d["peak_time"] = e.peak_time;
+  d["usage_limit"] = e.usage_limit ? py::cast(*e.usage_limit) : py::none();
+  d["feasible"] = e.feasible;
+  d["first_violation"] = e.first_violation ? py::cast(*e.first_violation) : py::none();
+  d["forbidden_picks"] = e.forbidden_picks;
+  return d;
+}
+
+const char* status_text(SolveStatus s) {
+  return status_name(s);
+}
+
+struct PyResult {
+  RunResult r;
+  bool interrupted = false;
+};
+
+py::list history(const std::vector<Improvement>& list, bool with_source) {
+  py::list out;
+  for (const Improvement& i : list)
+    if (with_source)
+      out.append(py::make_tuple(i.seconds, to_python(i.cost), i.source));
+    else
+      out.append(py::make_tuple(i.seconds, to_python(i.cost)));
+  return out;
+}
+
+// Runs the solve on a thread of its own while this thread, without the GIL, waits for it
+// and every 50 ms looks for a signal (Ctrl-C): a signal cancels the solve, which returns
+// its best answer so far (`interrupted` set); an exception from the signal handler other
+// than KeyboardInterrupt is raised once the solve has ended.
+PyResult solve_py(const Problem& problem, double time_limit, int threads, std::uint64_t seed,
+                  bool deterministic, std::uint64_t work_limit, const py::object& hint,
+                  const py::object& cost_cutoff, double gap_limit, const py::object& callback,
+                  bool log) {
+  RunOptions o;
+  o.time_limit = time_limit;
+  o.solver.threads = threads;
+  o.solver.seed = seed;
+  o.solver.deterministic = deterministic;
+  o.solver.work_limit = work_limit;
+  o.solver.gap_limit = gap_limit;
+  if (!hint.is_none()) o.hint = strategies_from(hint, "hint");
+  if (!cost_cutoff.is_none()) o.cost_cutoff = from_python_total(cost_cutoff, "cost_cutoff");
+  if (log) o.log = stderr;
+  if (!callback.is_none())
+    o.on_improvement = [&callback](const Progress& p) {
+      py::gil_scoped_acquire gil;
+      callback(p.seconds, to_python(p.cost), p.source,
+               as_array({p.assignment.begin(), p.assignment.end()}));
+    };
+  PyResult out;
+  std::exception_ptr failed;
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  bool signalled = false;
+  {
+    py::gil_scoped_release release;
+    std::thread solver([&] {
+      try {
+        out.r = solve(problem, o);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      std::lock_guard lock(mutex);
+      done = true;
+      finished.notify_all();
+    });
+    std::unique_lock lock(mutex);
+    while (!done) {
+      finished.wait_for(lock, std::chrono::milliseconds(50));
+      if (done || signalled) continue;
+      lock.unlock();
+      {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) {
+          signalled = true;
+          o.cancel.cancel();
+        }
+      }
+      lock.lock();
+    }
+    lock.unlock();
+    solver.join();
+  }
+  if (signalled) {
+    // KeyboardInterrupt is what Ctrl-C means: cancelled, the answer so far is returned.
+    // Any other exception a signal handler raised goes to the caller.
+    if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt))
+      PyErr_Clear();
+    else
+      throw py::error_already_set();
+    out.interrupted = true;
+  }
+  if (failed) std::rethrow_exception(failed);
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "iopddl: the auto-sharding (IOPDDL) problem solver";
+  m.attr("__version__") = version();
+  py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+
+  py::class_<Problem>(m, "Problem",
+                      "An immutable problem (build one with ProblemBuilder, "
+                      "from_arrays or load)")
+      .def_property_readonly("name", &Problem::name)
+      .def_property_readonly("usage_limit", &Problem::usage_limit)
+      .def_property_readonly("num_nodes", &Problem::num_nodes)
+      .def_property_readonly("num_edges", &Problem::num_edges)
+      .def("strategies",
+           [](const Problem& p, NodeId v) {
+             if (v >= p.num_nodes())
+               throw py::index_error("node " + std::to_string(v) + " does not exist");
+             return p.strategies(v);
+           })
+      .def("__repr__", [](const Problem& p) {
+        return "<iopddl.Problem '" + p.name() + "': " + std::to_string(p.num_nodes()) + " nodes, " +
+               std::to_string(p.num_edges()) + " edges>";
+      });
+
+  py::class_<ModelBuilder>(m, "ProblemBuilder", "Builds a Problem node by node, then edge by edge")
+      .def(py::init<std::string>(), py::arg("name") = "problem")
+      .def("set_usage_limit", &ModelBuilder::set_usage_limit, py::arg("limit"))
+      .def("add_node", &add_node, py::arg("costs"), py::arg("usages"), py::arg("lo") = 0,
+           py::arg("hi") = 0, "Adds a node live over [lo, hi); returns nothing (ids count from 0)")
+      .def("add_edge", &add_edge, py::arg("u"), py::arg("v"), py::arg("costs"))
+      .def_property_readonly("num_nodes", &ModelBuilder::num_nodes)
+      .def_property_readonly("num_edges", &ModelBuilder::num_edges)
+      .def(
+          "build", [](ModelBuilder& b) { return std::move(b).build(); },
+          "The problem (the builder is then empty)");
+
+  m.def("from_arrays", &from_arrays, py::arg("costs"), py::arg("usages"), py::arg("intervals"),
+        py::arg("edges"), py::arg("edge_costs"), py::arg("usage_limit") = py::none(),
+        py::arg("name") = "problem");
+  m.def(
+      "load", [](const std::string& path) { return read_problem(path); }, py::arg("path"),
+      "Reads a contest JSON file (plain or gzipped)");
+  m.def(
+      "generate",
+      [](const std::string& family, std::size_t nodes, std::uint64_t seed, double limit_factor) {
+        GeneratorOptions g;
+        if (family == "forbidden")
+          g.family = Family::kForbiddenPairs;
+        else if (family == "memory")
+          g.family = Family::kMemory;
+        else
+          throw InputError("family: expected \"forbidden\" or \"memory\", not \"" + family + "\"");
+        if (nodes == 0) throw InputError("nodes: must be positive");
+        g.nodes = nodes;
+        g.seed = seed;
+        g.limit_factor = limit_factor;
+        return generate_problem(g);
+      },
+      py::arg("family") = "forbidden", py::arg("nodes") = 1000, py::arg("seed") = 1,
+      py::arg("limit_factor") = 1.1, "A generated instance, as `iopddl generate` writes");
+  m.def("evaluate", &evaluation, py::arg("problem"), py::arg("assignment"));
+
+  py::class_<PyResult>(m, "Result")
+      .def_property_readonly("status", [](const PyResult& r) { return status_text(r.r.status); })
+      .def_property_readonly("note", [](const PyResult& r) { return r.r.note; })
+      .def_property_readonly("has_solution", [](const PyResult& r) { return r.r.has_solution(); })
+      .def_property_readonly("assignment",
+                             [](const PyResult& r) { return as_array(r.r.assignment); })
+      .def_property_readonly(
+          "cost",
+          [](const PyResult& r) { return r.r.has_solution() ? to_python(r.r.cost) : py::none(); })
+      .def_property_readonly("peak_usage",
+                             [](const PyResult& r) {
+                               return r.r.has_solution() ? to_python(r.r.peak_usage) : py::none();
+                             })
+      .def_property_readonly(
+          "bound", [](const PyResult& r) { return r.r.bound ? to_python(*r.r.bound) : py::none(); })
+      .def_property_readonly("gap", [](const PyResult& r) { return r.r.gap; })
+      .def_property_readonly("improvements",
+                             [](const PyResult& r) { return history(r.r.improvements, true); })
+      .def_property_readonly("bounds", [](const PyResult& r) { return history(r.r.bounds, false); })
+      .def_property_readonly("seconds", [](const PyResult& r) { return r.r.seconds; })
+      .def_property_readonly("work_units", [](const PyResult& r) { return r.r.work; })
+      .def_property_readonly("interrupted", [](const PyResult& r) { return r.interrupted; })
+      .def("__repr__", [](const PyResult& r) {
+        return std::string("<iopddl.Result ") + status_text(r.r.status) +
+               (r.r.has_solution() ? ", cost " + to_string(r.r.cost) : std::string()) + ">";
+      });
+
+  m.def("solve", &solve_py, py::arg("problem"), py::arg("time_limit") = 10.0,
+        py::arg("threads") = 0, py::arg("seed") = 1, py::arg("deterministic") = false,
+        py::arg("work_limit") = 2500, py::arg("hint") = py::none(),
+        py::arg("cost_cutoff") = py::none(), py::arg("gap_limit") = 0.0,
+        py::arg("callback") = py::none(), py::arg("log") = false);
+}

@@ -1,0 +1,244 @@
+"""The Python package as its users meet it: problems from numpy arrays and lists, solve with
+its options, errors naming the element, the GIL released, Ctrl-C cancelling.
+
+Run with PYTHONPATH at the built package (build/python) and, for the tests that compare
+with the command line, IOPDDL_BIN at the iopddl binary and IOPDDL_SOURCE at the source tree.
+"""
+
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import iopddl
+
+SOURCE = os.environ.get("IOPDDL_SOURCE", os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.environ.get("IOPDDL_BIN")
+EXAMPLE = os.path.join(SOURCE, "examples", "example.json")
+
+
+def deterministic(work=2):
+    return dict(deterministic=True, work_limit=work, threads=2, seed=1)
+
+
+def random_problem(rng, nodes, limit_factor):
+    """A tiny problem as lists, and its brute-force optimum (None if infeasible)."""
+    k = [rng.randint(1, 3) for _ in range(nodes)]
+    costs = [[rng.randint(0, 50) for _ in range(kv)] for kv in k]
+    usages = [[rng.randint(0, 20) for _ in range(kv)] for kv in k]
+    intervals = []
+    for _ in range(nodes):
+        lo = rng.randint(0, 6)
+        intervals.append([lo, lo + rng.randint(0, 4)])
+    edges, tables = [], []
+    for _ in range(nodes + 1):
+        u, v = rng.randrange(nodes), rng.randrange(nodes)
+        if u == v:
+            continue
+        edges.append([u, v])
+        tables.append([10**18 if rng.random() < 0.1 else rng.randint(0, 30)
+                       for _ in range(k[u] * k[v])])
+
+    def peak(x):
+        return max([sum(usages[v][x[v]] for v in range(nodes)
+                        if intervals[v][0] <= t < intervals[v][1]) for t in range(12)])
+
+    least = [min(range(k[v]), key=lambda s: (usages[v][s], costs[v][s])) for v in range(nodes)]
+    limit = int(peak(least) * limit_factor) if limit_factor else None
+    best = None
+    for x in itertools.product(*[range(kv) for kv in k]):
+        if limit is not None and peak(x) > limit:
+            continue
+        c = sum(costs[v][x[v]] for v in range(nodes))
+        c += sum(t[x[u] * k[v] + x[v]] for (u, v), t in zip(edges, tables))
+        best = c if best is None else min(best, c)
+    problem = iopddl.from_arrays(costs, usages, intervals, np.array(edges, dtype=np.int64).reshape(-1, 2),
+                                 tables, usage_limit=limit)
+    return problem, best
+
+
+def test_the_contest_example_loaded_and_built_gives_445():
+    loaded = iopddl.load(EXAMPLE)
+    with open(EXAMPLE) as f:
+        spec = json.load(f)["problem"]
+    built = iopddl.from_arrays(
+        costs=[np.array(c, dtype=np.int64) for c in spec["nodes"]["costs"]],
+        usages=spec["nodes"]["usages"],
+        intervals=np.array(spec["nodes"]["intervals"]),
+        edges=np.array(spec["edges"]["nodes"]),
+        edge_costs=spec["edges"]["costs"],
+        usage_limit=spec["usage_limit"],
+        name="example")
+    assert (built.num_nodes, built.num_edges) == (loaded.num_nodes, loaded.num_edges)
+    for problem in (loaded, built):
+        r = iopddl.solve(problem, time_limit=2)
+        assert r.status == "optimal" and r.cost == 445
+        assert isinstance(r.cost, int)
+        assert r.assignment.dtype == np.int32
+        e = iopddl.evaluate(problem, r.assignment)
+        assert e["feasible"] and e["cost"] == 445 and e["peak_usage"] == r.peak_usage
+
+
+def test_solve_reaches_the_brute_force_optimum_on_tiny_problems():
+    rng = random.Random(7)
+    checked = 0
+    for i in range(60):
+        problem, best = random_problem(rng, 2 + i % 5, [0, 1.0, 1.2][i % 3])
+        r = iopddl.solve(problem, **deterministic())
+        if best is None:
+            assert not r.has_solution and r.cost is None
+            continue
+        assert iopddl.evaluate(problem, r.assignment)["feasible"]
+        assert r.cost == best
+        assert r.bound is None or r.bound <= best
+        checked += 1
+    assert checked > 30
+
+
+def test_an_alpa_style_problem_from_float_costs_and_liveness_sets():
+    """Built as Alpa and autoparallel build theirs: per operation, strategy costs in seconds
+    (compute + communication) and memory in bytes; resharding costs as (k_u, k_v) matrices;
+    liveness as the set of operations live at each time step. Costs are scaled to integers."""
+    rng = np.random.default_rng(3)
+    ops = 40
+    k = rng.integers(2, 6, size=ops)
+    compute = [rng.uniform(1e-4, 1e-2, size=kv) for kv in k]
+    communication = [rng.uniform(0, 1e-3, size=kv) for kv in k]
+    memory = [rng.integers(1 << 20, 1 << 26, size=kv) for kv in k]
+    liveness = [sorted(set(range(max(0, t - 3), min(ops, t + 1)))) for t in range(ops)]
+    live_at = [[t for t, live in enumerate(liveness) if v in live] for v in range(ops)]
+    intervals = np.array([[min(ts), max(ts) + 1] for ts in live_at], dtype=np.int64)
+    edges = np.array([[v, v + 1] for v in range(ops - 1)] + [[v, v + 3] for v in range(0, ops - 3, 5)])
+    resharding = [rng.uniform(0, 5e-3, size=(k[u], k[v])) for u, v in edges]
+    scale = 1e6  # microseconds
+    to_int = lambda a: np.rint(np.asarray(a) * scale).astype(np.int64)
+    least = sum(int(m.min()) for m in memory)
+    problem = iopddl.from_arrays(
+        costs=[to_int(c + m) for c, m in zip(compute, communication)],
+        usages=memory, intervals=intervals, edges=edges,
+        edge_costs=[to_int(r) for r in resharding], usage_limit=least)
+    r = iopddl.solve(problem, **deterministic(5))
+    assert r.has_solution
+    e = iopddl.evaluate(problem, r.assignment)
+    assert e["feasible"] and e["cost"] == r.cost and e["peak_usage"] <= least
+    # Float arrays are refused, not truncated.
+    with pytest.raises(TypeError, match="node 0: costs: expected integers"):
+        iopddl.from_arrays([compute[0]], [memory[0]], [[0, 1]], np.zeros((0, 2), dtype=int), [])
+
+
+def test_errors_name_the_element():
+    b = iopddl.ProblemBuilder("checks")
+    b.add_node([1, 2], [3, 4], 0, 2)
+    with pytest.raises(iopddl.InputError, match="node 1: strategy 1: negative usage -4"):
+        b.add_node([1, 2], [3, -4])
+    with pytest.raises(iopddl.InputError, match="node 1: 2 costs but 1 usages"):
+        b.add_node([1, 2], [3])
+    b.add_node([5], [1], 1, 3)
+    with pytest.raises(iopddl.InputError, match=r"edge 0 \(0-7\): node 7 does not exist"):
+        b.add_edge(0, 7, [0, 0])
+    with pytest.raises(iopddl.InputError, match="edge 0: costs: expected a 2 x 1 matrix, found 1 x 2"):
+        b.add_edge(0, 1, np.zeros((1, 2), dtype=np.int64))
+    with pytest.raises(TypeError, match="edge 0: costs: expected integers"):
+        b.add_edge(0, 1, [0.5, 1.5])
+    b.add_edge(0, 1, np.array([[3], [0]]))
+    problem = b.build()
+    assert iopddl.evaluate(problem, [1, 0])["cost"] == 2 + 5 + 0
+    with pytest.raises(iopddl.InputError, match="hint: "):
+        iopddl.solve(problem, hint=[0, 0, 0], **deterministic())
+    with pytest.raises(iopddl.InputError, match="intervals: expected 1 pairs"):
+        iopddl.from_arrays([[1]], [[1]], [[0, 1], [1, 2]], np.zeros((0, 2), dtype=int), [])
+    with pytest.raises(iopddl.InputError, match="threads: "):
+        iopddl.solve(problem, threads=-2)
+    with pytest.raises(ValueError, match="not_a_file.json"):
+        iopddl.load("not_a_file.json")
+    assert not iopddl.evaluate(problem, [0, 5])["valid"]
+
+
+def test_callbacks_see_decreasing_costs_and_their_exceptions_propagate():
+    problem = iopddl.load(EXAMPLE)
+    seen = []
+    r = iopddl.solve(problem, callback=lambda t, cost, source, a: seen.append((cost, a.copy())),
+                     **deterministic())
+    assert seen and all(b[0] < a[0] for a, b in zip(seen, seen[1:]))
+    assert seen[-1][0] == r.cost and list(seen[-1][1]) == list(r.assignment)
+    assert [c for _, c, _ in r.improvements][-1] == r.cost
+
+    def fail(*_):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        iopddl.solve(problem, time_limit=30, callback=fail)
+
+
+def test_hint_and_cutoff():
+    problem = iopddl.load(EXAMPLE)
+    r = iopddl.solve(problem, hint=[0, 0, 2, 1, 0], **deterministic())
+    assert r.improvements[0][2] == "hint" and r.cost == 445
+    r = iopddl.solve(problem, cost_cutoff=445, **deterministic())
+    assert r.status == "no solution" and "cutoff" in r.note and r.cost is None
+    assert iopddl.solve(problem, cost_cutoff=446, **deterministic()).cost == 445
+
+
+def test_the_gil_is_released_while_solving():
+    problem = iopddl.from_arrays([[1, 2]] * 200, [[1, 1]] * 200, [[0, 1]] * 200,
+                                 [[v, v + 1] for v in range(199)], [[0, 1, 1, 0]] * 199)
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    start = time.monotonic()
+    iopddl.solve(problem, time_limit=1.0, gap_limit=0.0)
+    elapsed = time.monotonic() - start
+    done.set()
+    counter.join()
+    # A solve that held the GIL would let the counter run only between its own steps.
+    assert ticks > 50 * elapsed
+
+
+def test_ctrl_c_cancels_and_returns_the_best_answer():
+    script = textwrap.dedent(f"""
+        import os, signal, threading, iopddl
+        p = iopddl.generate("memory", 20000, seed=2)
+        def first(*_):
+            threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        fired = []
+        def callback(*args):
+            if not fired:
+                fired.append(1)
+                first()
+        r = iopddl.solve(p, time_limit=0, callback=callback)
+        e = iopddl.evaluate(p, r.assignment)
+        print(r.interrupted, r.has_solution, e["feasible"], e["cost"] == r.cost)
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120, env=os.environ)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True", "True"]
+
+
+@pytest.mark.skipif(BIN is None, reason="IOPDDL_BIN not set")
+def test_deterministic_answers_equal_the_command_line(tmp_path):
+    instance = tmp_path / "generated.json"
+    subprocess.run([BIN, "generate", "--family", "forbidden", "-n", "2000", "--seed", "11",
+                    "-o", str(instance)], check=True)
+    cli = subprocess.run([BIN, "solve", str(instance), "--deterministic", "--work-limit", "100",
+                          "--seed", "4", "--threads", "2", "--quiet"],
+                         check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    r = iopddl.solve(iopddl.load(str(instance)), deterministic=True, work_limit=100, seed=4,
+                     threads=2)
+    assert json.loads(cli) == list(r.assignment)
