@@ -17,6 +17,7 @@
 #include "iopddl/log.hpp"
 #include "iopddl/solve.hpp"
 #include "run.hpp"
+#include "xla_request.hpp"
 
 namespace iopddl::app {
 namespace {
@@ -62,7 +63,7 @@ int run_bound(const RunSettings& settings, const std::string& multipliers_path,
   Log log(stdout, &run.stop, settings.quiet);
   Problem problem;
   try {
-    problem = read_problem(settings.problem_path, &run.stop);
+    problem = read_input_file(settings.problem_path, &run.stop, nullptr);
   } catch (const ReadStopped&) {  // the time limit, or a signal: no bound to print
     std::fprintf(stderr, "error: %s: the %s came while reading it\n", settings.problem_path.c_str(),
                  run.signal ? "signal" : "time limit");

@@ -17,6 +17,7 @@
 #include "iopddl/io.hpp"
 #include "run.hpp"
 #include "solve_options.hpp"
+#include "xla_request.hpp"
 
 using namespace iopddl;
 using namespace iopddl::app;
@@ -42,6 +43,7 @@ void check_output_paths(const RunSettings& s) {
     if (!why.empty()) throw OptionError(option + " " + path + ": cannot write: " + why);
   };
   check("--output", s.output_path);
+  check("--output-proto", s.proto_output_path);
   check("--checkpoint", s.distributed.checkpoint_path);
 }
 
@@ -98,10 +100,15 @@ struct SolveCommand {
   void add(CLI::App& app) {
     settings.time_limit = 10;
     cmd = app.add_subcommand("solve", "Solve a problem with full control of the solver");
-    cmd->add_option("FILE", settings.problem_path, "Problem file (JSON, or gzipped JSON)")
+    cmd->add_option("FILE", settings.problem_path,
+                    "Problem file: contest JSON (or gzipped), or an XLA AutoShardingSolverRequest "
+                    "(binary or text format)")
         ->required();
     cmd->add_option("--output,-o", settings.output_path,
                     "Write a JSON result (assignment, cost, peak, improvements, settings)");
+    cmd->add_option("--output-proto", settings.proto_output_path,
+                    "For a request: write the answer as an AutoShardingSolverResult message "
+                    "(proto/auto_sharding_request.proto)");
     describe_solve_options(table, settings);
     table.bind(*cmd);
     if (built_with_mpi()) {  // checkpoints exist only where MPI does
@@ -212,7 +219,7 @@ struct EvaluateCommand {
       std::fprintf(stderr, "error: %s\n", e.what());
       return kExitUsage;
     }
-    const Problem p = read_problem(problem);
+    const Problem p = read_input_file(problem, nullptr, nullptr);
     const Evaluation e = evaluate(p, read_solution(solution));
     std::string report = json ? format_report_json(e) : format_report(e);
     const bool above = b && e.valid && *b > e.cost;  // then one of the two is wrong
@@ -248,7 +255,69 @@ struct InfoCommand {
         regions, 0, 65536);
     table.bind(*cmd);
   }
-  int run() const { return print_text(instance_info(read_problem(file), regions)); }
+  int run() const {
+    return print_text(instance_info(read_input_file(file, nullptr, nullptr), regions));
+  }
+};
+
+// `iopddl convert IN OUT`: contest JSON to an XLA request and back.
+struct ConvertCommand {
+  std::string input, output, to;
+  CLI::App* cmd = nullptr;
+  void add(CLI::App& app) {
+    cmd = app.add_subcommand(
+        "convert",
+        "Convert between contest JSON and XLA's AutoShardingSolverRequest (either way; the "
+        "input's kind is told by content)");
+    cmd->add_option("IN", input, "Contest JSON (or gzipped) or a request (binary or text)")
+        ->required();
+    cmd->add_option("OUT", output, "Output file")->required();
+    cmd->add_option("--to", to,
+                    "json, request (binary protobuf) or textproto; default: from OUT's "
+                    "extension (.json, .pb/.binpb, .textproto/.txtpb/.pbtxt)")
+        ->check(CLI::IsMember({"json", "request", "textproto"}));
+  }
+  static bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  }
+  int run() const {
+    std::string kind = to;
+    if (kind.empty()) {
+      if (ends_with(output, ".json"))
+        kind = "json";
+      else if (ends_with(output, ".pb") || ends_with(output, ".binpb"))
+        kind = "request";
+      else if (ends_with(output, ".textproto") || ends_with(output, ".txtpb") ||
+               ends_with(output, ".pbtxt"))
+        kind = "textproto";
+      else {
+        std::fprintf(stderr,
+                     "error: OUT %s: say --to json, request or textproto (the extension "
+                     "does not tell)\n",
+                     output.c_str());
+        return kExitUsage;
+      }
+    }
+    std::optional<XlaRequest> request;
+    const Problem p = read_input_file(input, nullptr, &request);
+    if (request) {
+      for (const std::string& field : request->ignored)
+        std::fprintf(stderr, "warning: %s: %s is not converted\n", input.c_str(), field.c_str());
+      if (request->offset != 0)
+        std::fprintf(stderr, "note: resharding costs were shifted by %.17g in all\n",
+                     request->offset);
+    }
+    std::string text;
+    if (kind == "json") {
+      std::ostringstream out;
+      write_problem_json(out, p);
+      text = out.str();
+    } else {
+      text = write_request(p, kind == "textproto");
+    }
+    write_file(output, text);
+    return kExitOk;
+  }
 };
 
 struct GenerateCommand {
@@ -288,12 +357,14 @@ int main(int argc, char** argv) {
   BoundCommand bound;
   InfoCommand info;
   GenerateCommand generate;
+  ConvertCommand convert;
   contest.add(app);
   solve.add(app);
   evaluate_cmd.add(app);
   bound.add(app);
   info.add(app);
   generate.add(app);
+  convert.add(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -307,6 +378,7 @@ int main(int argc, char** argv) {
     if (*bound.cmd) return bound.run(process_start);
     if (*info.cmd) return info.run();
     if (*generate.cmd) return generate.run();
+    if (*convert.cmd) return convert.run();
     return contest.run(app, process_start);
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -21,6 +21,7 @@
 #include "iopddl/io.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/solve.hpp"
+#include "xla_request.hpp"
 
 namespace iopddl::app {
 
@@ -59,6 +60,7 @@ struct Run {
   IncumbentStore store;
   Log log;
   const Problem* problem = nullptr;             // set once read, before any solution exists
+  std::optional<XlaRequest> request;            // when the input is an XLA request
   int rank;                                     // MPI rank; only rank 0 prints
   std::atomic<bool> checkpoint_request{false};  // SIGUSR1
   std::mutex mutex;
@@ -67,8 +69,19 @@ struct Run {
   std::string output_error;  // why --output could not be written ("" if it was)
   std::vector<NeighbourhoodReport> neighbourhoods;  // set once the search has ended
   std::uint64_t work = 0;                           // likewise
-  bool refused = false;  // the evaluator refused the store's answer: print [] instead
+  bool refused = false;   // the evaluator refused the store's answer: print [] instead
+  bool withheld = false;  // a request's max_cost was not beaten: print [] instead
+  SolveStatus solve_status = SolveStatus::kNoSolution;  // set once the search has ended
 };
+
+// The answer in a request's terms (JSON for --output, protobuf for --output-proto).
+RequestAnswer request_answer(Run& run, const std::vector<Strategy>& a, bool has) {
+  // (A watchdog or a signal may print before the search has reported its status.)
+  const SolveStatus status = has && run.solve_status == SolveStatus::kNoSolution
+                                 ? SolveStatus::kFeasible
+                                 : run.solve_status;
+  return answer_request(*run.request, *run.problem, status, a, has, run.store.bound(), "");
+}
 
 // The JSON result of --output (see README).
 std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
@@ -116,6 +129,8 @@ std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
         << ",\"seconds\":" << n.seconds << "}";
   }
   out << "],\"work_units\":" << run.work;
+  if (run.request && run.problem)
+    out << ",\"request\":" << answer_json(request_answer(run, a, has));
   out << ",\"settings\":\"" << escape_json(run.settings.settings_text) << "\"}\n";
   return out.str();
 }
@@ -134,7 +149,7 @@ Printed print_final(Run& run, const char* why = nullptr) {
   if (run.rank != 0) return run.store.has_solution() ? Printed::kSolution : Printed::kEmpty;
   if (why) std::fprintf(stderr, "warning: %s; printing the best solution so far\n", why);
   auto [a, has] = run.store.snapshot();
-  if (run.refused) has = false;
+  if (run.refused || run.withheld) has = false;
   run.log.close([&, &a = a, has = has] {
     const std::string line = (has ? format_assignment(a) : "[]") + "\n";
     std::fwrite(line.data(), 1, line.size(), stdout);
@@ -146,6 +161,16 @@ Printed print_final(Run& run, const char* why = nullptr) {
     } catch (const OutputError& e) {
       run.output_error = e.what();
       std::fprintf(stderr, "error: --output %s\n", e.what());
+    }
+  }
+  if (!run.settings.proto_output_path.empty()) {
+    try {
+      if (!run.request)
+        throw OutputError(run.settings.proto_output_path + ": the input is not a request");
+      write_file(run.settings.proto_output_path, answer_proto(request_answer(run, a, has)));
+    } catch (const OutputError& e) {
+      run.output_error = e.what();
+      std::fprintf(stderr, "error: --output-proto %s\n", e.what());
     }
   }
   return has ? Printed::kSolution : Printed::kEmpty;
@@ -266,7 +291,7 @@ namespace {
 std::optional<int> read_input(Run& run, Problem& problem) {
   const RunSettings& settings = run.settings;
   try {
-    problem = read_problem(settings.problem_path, &run.stop);
+    problem = read_input_file(settings.problem_path, &run.stop, &run.request);
   } catch (const ReadStopped& e) {  // the deadline (or a signal, which prints by itself)
     std::fprintf(stderr, "error: %s: the time limit was reached while reading it\n",
                  settings.problem_path.c_str());
@@ -286,7 +311,21 @@ std::optional<int> read_input(Run& run, Problem& problem) {
   run.log.info("read %zu nodes, %zu edges (%zu distinct tables), %zu time segments",
                problem.num_nodes(), problem.num_edges(), problem.num_tables(),
                problem.num_segments());
-  if (settings.solver.deterministic) run.stop.ignore_deadline();  // rounds bound it, not time
+  if (run.request) {
+    const XlaRequest& q = *run.request;
+    for (const std::string& field : q.ignored)
+      std::fprintf(stderr, "warning: %s: %s is not used by iopddl\n", settings.problem_path.c_str(),
+                   field.c_str());
+    // The request's own timeout, when shorter than the command line's.
+    if (q.timeout_seconds && (settings.time_limit <= 0 || *q.timeout_seconds < settings.time_limit))
+      run.stop.reserve(settings.time_limit > 0 ? settings.time_limit - *q.timeout_seconds : 0);
+    run.log.info("XLA request%s%s: offset %.17g, budget %s%s, %zu hint entries",
+                 q.name.empty() ? "" : " ", q.name.c_str(), q.offset,
+                 q.budget ? std::to_string(*q.budget).c_str() : "none",
+                 q.overbudget_coeff ? " (soft)" : "", q.hint.size());
+  }
+  if (settings.solver.deterministic || (run.request && run.request->deterministic))
+    run.stop.ignore_deadline();  // rounds bound it, not time
   return std::nullopt;
 }
 
@@ -294,6 +333,7 @@ std::optional<int> read_input(Run& run, Problem& problem) {
 // store's answer (a bug: the store only takes answers it checked), which is then not printed.
 bool report(Run& run, const Problem& problem, const SolveResult& result) {
   run.status = status_name(result.status);
+  run.solve_status = result.status;
   {
     std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
     run.neighbourhoods = result.neighbourhoods;
@@ -325,6 +365,17 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
   if (const auto bound = run.store.bound())
     run.log.info("certified lower bound %s, gap %.4f%%", to_string(*bound).c_str(),
                  100 * relative_gap(e.cost, *bound));
+  if (run.request) {
+    const RequestAnswer answer = request_answer(run, run.store.assignment(), true);
+    run.log.info("request: cost %.17g in its units, status %s%s%s", answer.cost,
+                 status_name(answer.status), answer.message.empty() ? "" : ": ",
+                 answer.message.c_str());
+    if (answer.s_val.empty()) {  // max_cost not beaten: no answer, as XLA expects
+      std::lock_guard lock(run.mutex);
+      run.withheld = true;
+      run.status = status_name(SolveStatus::kNoSolution);
+    }
+  }
   return true;
 }
 
@@ -341,8 +392,13 @@ int solve_and_print(Run& run, const MpiSession& session) {
     if (session.active())
       result = solve_distributed(session, problem, settings.solver, settings.distributed, run.stop,
                                  run.store, run.log, run.checkpoint_request, &checkpoint_error);
-    else
+    else if (run.request) {
+      SolverOptions o = settings.solver;
+      o.deterministic = o.deterministic || run.request->deterministic;
+      result = solve(problem, o, run.stop, run.store, run.log, run.request->hint);
+    } else {
       result = solve(problem, settings.solver, run.stop, run.store, run.log);
+    }
   } catch (const InputError& e) {  // a bad --resume file, refused before the search
     std::lock_guard lock(run.mutex);
     run.printed = true;

@@ -22,8 +22,9 @@ enum ExitCode : int {
 
 struct RunSettings {
   std::string problem_path;
-  double time_limit = 0;    // seconds from process start; <= 0: no limit
-  std::string output_path;  // JSON result ("" = none)
+  double time_limit = 0;          // seconds from process start; <= 0: no limit
+  std::string output_path;        // JSON result ("" = none)
+  std::string proto_output_path;  // an XLA request's answer as protobuf ("" = none)
   bool quiet = false;
   bool stats = false;  // progress lines with what each neighbourhood cost and gained
   SolverOptions solver;

@@ -4,20 +4,6 @@
 
 namespace iopddl {
 
-const char* status_name(SolveStatus status) {
-  switch (status) {
-    case SolveStatus::kOptimal:
-      return "optimal";
-    case SolveStatus::kFeasible:
-      return "feasible";
-    case SolveStatus::kInfeasible:
-      return "infeasible";
-    case SolveStatus::kNoSolution:
-      break;
-  }
-  return "no solution";
-}
-
 bool offer_hint(const Problem& problem, std::span<const Strategy> hint, IncumbentStore& store) {
   if (hint.empty() && problem.num_nodes() > 0) return false;
   const Evaluation e = evaluate(problem, hint);

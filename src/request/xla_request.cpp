@@ -1,0 +1,527 @@
+#include "xla_request.hpp"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+#include <google/protobuf/unknown_field_set.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "auto_sharding_request.pb.h"
+#include "iopddl/iopddl.hpp"
+
+namespace iopddl {
+
+namespace pb = iopddl::xla;
+
+namespace {
+
+using Request = pb::AutoShardingSolverRequest;
+
+[[noreturn]] void refuse(const std::string& source, const std::string& where,
+                         const std::string& what) {
+  throw InputError(source + ": " + where + ": " + what);
+}
+
+std::string at(const char* field, std::size_t i) {
+  return std::string(field) + "[" + std::to_string(i) + "]";
+}
+
+// A request's cost as an integer: rounded; 10^18 or more (or +inf) forbidden.
+Cost to_cost(double x, const std::string& source, const std::string& where) {
+  if (std::isnan(x)) refuse(source, where, "not a number");
+  if (x >= static_cast<double>(kForbidden)) return kForbidden;
+  if (x <= -9.2e18) refuse(source, where, "cost " + std::to_string(x) + " is out of range");
+  return static_cast<Cost>(std::llround(x));
+}
+
+// Collects the text-format parser's first error with its position.
+class FirstError : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (text.empty())
+      text = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) + ": " +
+             message;
+  }
+  std::string text;
+};
+
+bool printable(const FileBytes& bytes) {
+  for (std::size_t i = 0; i < bytes.size; ++i) {
+    const auto c = static_cast<unsigned char>(bytes.data()[i]);
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') return false;
+    if (c == 0x7f) return false;
+  }
+  return true;
+}
+
+// The strategies of `v` as the request lists them, checked against s_len.
+void check_costs(const google::protobuf::RepeatedPtrField<Request::Costs>& list, const char* field,
+                 const Request& r, bool required, const std::string& source) {
+  const auto n = static_cast<std::size_t>(r.num_nodes());
+  if (list.empty() && !required) return;
+  if (static_cast<std::size_t>(list.size()) != n)
+    refuse(source, field,
+           std::to_string(list.size()) + " entries, but num_nodes is " + std::to_string(n));
+  for (std::size_t v = 0; v < n; ++v)
+    if (list[static_cast<int>(v)].costs_size() != r.s_len(static_cast<int>(v)))
+      refuse(source, at(field, v),
+             std::to_string(list[static_cast<int>(v)].costs_size()) + " costs, but s_len" + "[" +
+                 std::to_string(v) + "] is " + std::to_string(r.s_len(static_cast<int>(v))));
+}
+
+XlaRequest convert(const Request& r, const std::string& source) {
+  XlaRequest out;
+  out.name = !r.request_name().empty() ? r.request_name() : r.module_name();
+  if (r.num_nodes() < 0 || r.num_nodes() >= static_cast<std::int64_t>(kNoIndex))
+    refuse(source, "num_nodes", "must be within [0, 2^32 - 1)");
+  const auto n = static_cast<std::size_t>(r.num_nodes());
+  if (static_cast<std::size_t>(r.s_len_size()) != n)
+    refuse(source, "s_len",
+           std::to_string(r.s_len_size()) + " entries, but num_nodes is " + std::to_string(n));
+  for (std::size_t v = 0; v < n; ++v)
+    if (r.s_len(static_cast<int>(v)) < 1 || r.s_len(static_cast<int>(v)) > (1 << 30))
+      refuse(source, at("s_len", v), "must be within [1, 2^30]");
+  check_costs(r.computation_costs(), "computation_costs", r, true, source);
+  check_costs(r.communication_costs(), "communication_costs", r, false, source);
+  check_costs(r.memory_costs(), "memory_costs", r, false, source);
+  if (r.enable_memory_edge_costs())
+    refuse(source, "enable_memory_edge_costs",
+           "edge memory (live_edges, memory_edge_costs) is not supported");
+
+  // Live intervals from the live matrix: node v is live on [first step, last step + 1).
+  std::vector<std::int64_t> lo(n, 0), hi(n, 0);
+  std::vector<char> seen(n, 0);
+  for (int t = 0; t < r.live_size(); ++t)
+    for (std::int64_t v : r.live(t).nodes()) {
+      if (v < 0 || static_cast<std::size_t>(v) >= n)
+        refuse(source, at("live", static_cast<std::size_t>(t)),
+               "node " + std::to_string(v) + " does not exist (" + std::to_string(n) + " nodes)");
+      const auto u = static_cast<std::size_t>(v);
+      lo[u] = seen[u] ? std::min<std::int64_t>(lo[u], t) : t;
+      hi[u] = seen[u] ? std::max<std::int64_t>(hi[u], t + 1) : t + 1;
+      seen[u] = 1;
+    }
+
+  // Nodes, and the least-memory peak (for a soft budget that cannot be met).
+  std::vector<std::vector<Cost>> costs(n);
+  std::vector<std::vector<Usage>> usages(n);
+  std::vector<Total> least(static_cast<std::size_t>(r.live_size()) + 1, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    const int k = static_cast<int>(r.s_len(static_cast<int>(v)));
+    costs[v].resize(static_cast<std::size_t>(k));
+    usages[v].assign(static_cast<std::size_t>(k), 0);
+    for (int s = 0; s < k; ++s) {
+      const std::string where = at("computation_costs", v) + "[" + std::to_string(s) + "]";
+      double c = r.computation_costs(static_cast<int>(v)).costs(s);
+      if (!r.communication_costs().empty())
+        c += r.communication_costs(static_cast<int>(v)).costs(s);
+      if (c < 0) refuse(source, where, "negative node cost " + std::to_string(c));
+      costs[v][static_cast<std::size_t>(s)] = to_cost(c, source, where);
+      if (!r.memory_costs().empty()) {
+        const double m = r.memory_costs(static_cast<int>(v)).costs(s);
+        const std::string mw = at("memory_costs", v) + "[" + std::to_string(s) + "]";
+        if (!(m >= 0)) refuse(source, mw, "negative or undefined memory " + std::to_string(m));
+        if (m >= 9.2e18) refuse(source, mw, "memory " + std::to_string(m) + " is out of range");
+        usages[v][static_cast<std::size_t>(s)] = static_cast<Usage>(std::llround(m));
+      }
+    }
+    if (seen[v]) {
+      const Usage u = *std::min_element(usages[v].begin(), usages[v].end());
+      for (std::int64_t t = lo[v]; t < hi[v]; ++t) least[static_cast<std::size_t>(t)] += u;
+    }
+  }
+
+  if (r.memory_budget() > 0) out.budget = r.memory_budget();
+  if (r.has_overbudget_coeff()) out.overbudget_coeff = r.overbudget_coeff().coeff();
+  std::optional<Usage> limit = out.budget;
+  if (out.budget && out.overbudget_coeff) {
+    const Total peak = least.empty() ? 0 : *std::max_element(least.begin(), least.end());
+    if (peak > *out.budget) limit = static_cast<Usage>(peak);
+  }
+
+  ModelBuilder b(out.name);
+  b.set_usage_limit(limit);
+  for (std::size_t v = 0; v < n; ++v) b.add_node(costs[v], usages[v], lo[v], hi[v]);
+
+  // Resharding edges, each shifted by its least entry.
+  if (r.edges_size() != r.resharding_costs_size())
+    refuse(source, "resharding_costs",
+           std::to_string(r.resharding_costs_size()) + " tables, but edges has " +
+               std::to_string(r.edges_size()));
+  const auto endpoint = [&](std::int64_t v, const std::string& where) {
+    if (v < 0 || static_cast<std::size_t>(v) >= n)
+      refuse(source, where,
+             "node " + std::to_string(v) + " does not exist (" + std::to_string(n) + " nodes)");
+    return static_cast<NodeId>(v);
+  };
+  std::vector<Cost> table;
+  for (int e = 0; e < r.edges_size(); ++e) {
+    const std::string where = at("edges", static_cast<std::size_t>(e));
+    const NodeId u = endpoint(r.edges(e).first(), where), v = endpoint(r.edges(e).second(), where);
+    const auto& t = r.resharding_costs(e).costs();
+    const auto size =
+        static_cast<std::size_t>(r.s_len(static_cast<int>(u)) * r.s_len(static_cast<int>(v)));
+    if (static_cast<std::size_t>(t.size()) != size)
+      refuse(source, at("resharding_costs", static_cast<std::size_t>(e)),
+             std::to_string(t.size()) + " costs, but the edge joins nodes of " +
+                 std::to_string(r.s_len(static_cast<int>(u))) + " and " +
+                 std::to_string(r.s_len(static_cast<int>(v))) + " strategies");
+    table.resize(size);
+    Cost least_entry = kForbidden;
+    for (std::size_t i = 0; i < size; ++i) {
+      table[i] = to_cost(
+          t[static_cast<int>(i)], source,
+          at("resharding_costs", static_cast<std::size_t>(e)) + "[" + std::to_string(i) + "]");
+      if (!is_forbidden(table[i])) least_entry = std::min(least_entry, table[i]);
+    }
+    if (least_entry == kForbidden) least_entry = 0;
+    for (Cost& c : table)
+      if (!is_forbidden(c)) c -= least_entry;
+    out.offset += static_cast<double>(least_entry);
+    b.add_edge(u, v, table);
+  }
+
+  // Followers: s_follow[i] = j takes j's strategy. A chain must end (no cycles).
+  if (r.s_follow_size() != 0 && static_cast<std::size_t>(r.s_follow_size()) != n)
+    refuse(source, "s_follow",
+           std::to_string(r.s_follow_size()) + " entries, but num_nodes is " + std::to_string(n));
+  std::vector<char> state(n, 0);  // 0 unvisited, 1 on the current chain, 2 done
+  for (std::size_t start = 0; start < static_cast<std::size_t>(r.s_follow_size()); ++start) {
+    std::vector<std::size_t> chain;
+    std::size_t v = start;
+    while (state[v] == 0) {
+      state[v] = 1;
+      chain.push_back(v);
+      const std::int64_t j = r.s_follow(static_cast<int>(v));
+      if (j < 0) break;
+      const NodeId w = endpoint(j, at("s_follow", v));
+      if (w == v) refuse(source, at("s_follow", v), "a node cannot follow itself");
+      if (r.s_len(static_cast<int>(v)) != r.s_len(static_cast<int>(w)))
+        refuse(source, at("s_follow", v),
+               "node " + std::to_string(v) + " has " +
+                   std::to_string(r.s_len(static_cast<int>(v))) + " strategies but node " +
+                   std::to_string(w) + " has " + std::to_string(r.s_len(static_cast<int>(w))));
+      if (state[w] == 1)
+        refuse(source, at("s_follow", v),
+               "followers form a cycle through node " + std::to_string(w));
+      v = w;
+    }
+    for (std::size_t c : chain) state[c] = 2;
+  }
+  for (std::size_t v = 0; v < static_cast<std::size_t>(r.s_follow_size()); ++v) {
+    const std::int64_t j = r.s_follow(static_cast<int>(v));
+    if (j < 0) continue;
+    const auto k = static_cast<std::size_t>(r.s_len(static_cast<int>(v)));
+    table.assign(k * k, kForbidden);
+    for (std::size_t s = 0; s < k; ++s) table[s * k + s] = 0;
+    b.add_edge(static_cast<NodeId>(v), static_cast<NodeId>(j), table);
+  }
+
+  // Aliases: value_costs x 10^18 (1 rules a pair of strategies out).
+  if (r.aliases_size() != r.value_costs_size())
+    refuse(source, "value_costs",
+           std::to_string(r.value_costs_size()) + " tables, but aliases has " +
+               std::to_string(r.aliases_size()));
+  for (int a = 0; a < r.aliases_size(); ++a) {
+    const std::string where = at("aliases", static_cast<std::size_t>(a));
+    const NodeId u = endpoint(r.aliases(a).first(), where),
+                 v = endpoint(r.aliases(a).second(), where);
+    const auto& t = r.value_costs(a).costs();
+    const auto size =
+        static_cast<std::size_t>(r.s_len(static_cast<int>(u)) * r.s_len(static_cast<int>(v)));
+    if (static_cast<std::size_t>(t.size()) != size)
+      refuse(source, at("value_costs", static_cast<std::size_t>(a)),
+             std::to_string(t.size()) + " entries, but the alias joins nodes of " +
+                 std::to_string(r.s_len(static_cast<int>(u))) + " and " +
+                 std::to_string(r.s_len(static_cast<int>(v))) + " strategies");
+    table.resize(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      const double x = t[static_cast<int>(i)];
+      const std::string w =
+          at("value_costs", static_cast<std::size_t>(a)) + "[" + std::to_string(i) + "]";
+      if (x < 0) refuse(source, w, "negative value cost " + std::to_string(x));
+      table[i] = to_cost(x * static_cast<double>(kForbidden), source, w);
+    }
+    b.add_edge(u, v, table);
+  }
+
+  if (r.s_hint_size() != 0) {
+    if (static_cast<std::size_t>(r.s_hint_size()) != n)
+      refuse(source, "s_hint",
+             std::to_string(r.s_hint_size()) + " entries, but num_nodes is " + std::to_string(n));
+    out.hint.resize(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::int64_t s = r.s_hint(static_cast<int>(v));
+      if (s < 0 || s >= r.s_len(static_cast<int>(v)))
+        refuse(source, at("s_hint", v),
+               "strategy " + std::to_string(s) + " is out of range (" +
+                   std::to_string(r.s_len(static_cast<int>(v))) + " strategies)");
+      out.hint[v] = static_cast<Strategy>(s);
+    }
+  }
+  if (r.has_max_cost()) out.max_cost = r.max_cost().coeff();
+  if (r.has_solver_timeout() && r.solver_timeout().solver_timeout_in_seconds() > 0)
+    out.timeout_seconds = static_cast<double>(r.solver_timeout().solver_timeout_in_seconds());
+  out.deterministic = r.deterministic_mode();
+
+  // What is set but not used, said rather than dropped.
+  const auto ignore = [&](bool set, const char* field) {
+    if (set) out.ignored.emplace_back(field);
+  };
+  ignore(!r.departure_costs().empty(), "departure_costs");
+  ignore(!r.duration_costs().empty(), "duration_costs");
+  ignore(r.has_makespan_coeff(), "makespan_coeff");
+  ignore(r.has_max_departures(), "max_departures");
+  ignore(r.has_coeff_limit(), "coeff_limit");
+  ignore(r.compute_iis(), "compute_iis");
+  ignore(r.saltiplier() != 0, "saltiplier");
+  ignore(!r.live_edges().empty() || !r.memory_edge_costs().empty(),
+         "live_edges and memory_edge_costs (enable_memory_edge_costs is off)");
+  ignore(!r.peak_times().empty(), "peak_times");
+  const auto& unknown = r.GetReflection()->GetUnknownFields(r);
+  for (int i = 0; i < unknown.field_count(); ++i)
+    out.ignored.push_back("field " + std::to_string(unknown.field(i).number()) +
+                          " (unknown to this version)");
+  std::sort(out.ignored.begin(), out.ignored.end());
+  out.ignored.erase(std::unique(out.ignored.begin(), out.ignored.end()), out.ignored.end());
+  out.problem = std::move(b).build();
+  return out;
+}
+
+}  // namespace
+
+bool is_request(const FileBytes& bytes) {
+  for (std::size_t i = 0; i < bytes.size; ++i) {
+    const char c = bytes.data()[i];
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    return c != '{';
+  }
+  return false;  // empty: the JSON reader says what is wrong
+}
+
+XlaRequest read_request(const std::string& path, const FileBytes& bytes) {
+  Request r;
+  if (printable(bytes)) {
+    google::protobuf::TextFormat::Parser parser;
+    FirstError error;
+    parser.RecordErrorsTo(&error);
+    if (!parser.ParseFromString(std::string(bytes.data(), bytes.size), &r))
+      throw InputError(path + ": not a text-format AutoShardingSolverRequest (nor contest JSON): " +
+                       (error.text.empty() ? "parse error" : error.text));
+  } else if (bytes.size > static_cast<std::size_t>(INT32_MAX) ||
+             !r.ParseFromArray(bytes.data(), static_cast<int>(bytes.size))) {
+    throw InputError(path + ": not a binary AutoShardingSolverRequest (nor contest JSON)");
+  }
+  return convert(r, path);
+}
+
+Problem read_input_file(const std::string& path, const StopControl* stop,
+                        std::optional<XlaRequest>* request) {
+  FileBytes bytes = read_file_bytes(path, 64, stop);
+  if (!is_request(bytes)) return parse_problem(bytes.data(), bytes.size, path, stop);
+  XlaRequest q = read_request(path, bytes);
+  Problem p = std::move(q.problem);
+  if (request != nullptr) *request = std::move(q);
+  return p;
+}
+
+std::string write_request(const Problem& p, bool text) {
+  Request r;
+  const std::size_t n = p.num_nodes();
+  r.set_num_nodes(static_cast<std::int64_t>(n));
+  r.set_request_name(p.name());
+  if (p.usage_limit()) {
+    if (*p.usage_limit() == 0)
+      throw InputError(p.name() +
+                       ": a usage limit of 0 has no request form (memory_budget 0 means none)");
+    r.set_memory_budget(*p.usage_limit());
+  }
+  for (NodeId v = 0; v < n; ++v) {
+    r.add_s_len(p.strategies(v));
+    auto* c = r.add_computation_costs();
+    auto* m = r.add_memory_costs();
+    for (Strategy s = 0; s < p.strategies(v); ++s) {
+      c->add_costs(static_cast<double>(p.costs(v)[static_cast<std::size_t>(s)]));
+      m->add_costs(static_cast<double>(p.usages(v)[static_cast<std::size_t>(s)]));
+    }
+  }
+  // Time as the problem's segments: step t is segment t.
+  for (std::size_t t = 0; t < p.num_segments(); ++t) r.add_live();
+  for (NodeId v = 0; v < n; ++v)
+    for (std::uint32_t t = p.seg_lo(v); t < p.seg_hi(v); ++t)
+      r.mutable_live(static_cast<int>(t))->add_nodes(v);
+
+  // Parallel edges summed, as one table oriented from the lower node.
+  std::map<std::pair<NodeId, NodeId>, std::vector<Total>> tables;
+  for (EdgeId e = 0; e < p.num_edges(); ++e) {
+    NodeId u = p.edge_u(e), v = p.edge_v(e);
+    const bool flip = u > v;
+    if (flip) std::swap(u, v);
+    const auto ku = static_cast<std::size_t>(p.strategies(u)),
+               kv = static_cast<std::size_t>(p.strategies(v));
+    auto& t = tables[{u, v}];
+    t.resize(ku * kv, 0);
+    for (std::size_t a = 0; a < ku; ++a)
+      for (std::size_t b = 0; b < kv; ++b)
+        t[a * kv + b] += flip ? p.edge_cost(e, static_cast<Strategy>(b), static_cast<Strategy>(a))
+                              : p.edge_cost(e, static_cast<Strategy>(a), static_cast<Strategy>(b));
+  }
+  std::vector<std::int64_t> follow(n, -1);
+  const auto reaches = [&](std::int64_t from, NodeId target) {
+    for (std::int64_t w = from; w >= 0; w = follow[static_cast<std::size_t>(w)])
+      if (w == target) return true;
+    return false;
+  };
+  for (const auto& [ends, t] : tables) {
+    const auto [u, v] = ends;
+    const auto ku = static_cast<std::size_t>(p.strategies(u)),
+               kv = static_cast<std::size_t>(p.strategies(v));
+    bool follower = ku == kv && u != v;
+    bool any_forbidden = false, any_cost = false;
+    for (std::size_t a = 0; a < ku; ++a)
+      for (std::size_t b = 0; b < kv; ++b) {
+        const Total c = t[a * kv + b];
+        const bool forbidden = c >= kForbidden;
+        any_forbidden |= forbidden;
+        any_cost |= !forbidden && c != 0;
+        if (a == b ? c != 0 : !forbidden) follower = false;
+      }
+    if (follower && follow[u] < 0 && !reaches(v, u)) {
+      follow[u] = v;
+      continue;
+    }
+    if (any_cost || !any_forbidden) {
+      auto* pair = r.add_edges();
+      pair->set_first(u);
+      pair->set_second(v);
+      auto* c = r.add_resharding_costs();
+      for (const Total x : t) c->add_costs(x >= kForbidden ? 0.0 : static_cast<double>(x));
+    }
+    if (any_forbidden) {
+      auto* pair = r.add_aliases();
+      pair->set_first(u);
+      pair->set_second(v);
+      auto* c = r.add_value_costs();
+      for (const Total x : t) c->add_costs(x >= kForbidden ? 1.0 : 0.0);
+    }
+  }
+  if (std::any_of(follow.begin(), follow.end(), [](std::int64_t j) { return j >= 0; }))
+    for (std::int64_t j : follow) r.add_s_follow(j);
+  std::string out;
+  if (text)
+    google::protobuf::TextFormat::PrintToString(r, &out);
+  else
+    r.SerializeToString(&out);
+  return out;
+}
+
+RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveStatus status,
+                             const std::vector<Strategy>& a, bool has, std::optional<Total> bound,
+                             const std::string& note) {
+  RequestAnswer out;
+  out.status = status;
+  out.message = note;
+  const auto say = [&](const std::string& what) {
+    out.message += (out.message.empty() ? "" : "; ") + what;
+  };
+  if (!q.ignored.empty()) {
+    std::string list;
+    for (const std::string& f : q.ignored) list += (list.empty() ? "" : ", ") + f;
+    say("ignored: " + list);
+  }
+  if (!has) return out;
+  const Evaluation e = evaluate(problem, a);
+  if (e.forbidden_picks > 0) {  // a follower, an alias or an infinite cost broken
+    out.status = SolveStatus::kNoSolution;
+    say("every answer found breaks a follower, an alias or an infinite cost");
+    return out;
+  }
+  out.s_val = a;
+  out.peak_usage = e.peak_usage;
+  out.cost = static_cast<double>(e.cost) + q.offset;
+  if (q.budget && q.overbudget_coeff && e.peak_usage > *q.budget) {
+    out.overbudget_cost = *q.overbudget_coeff * static_cast<double>(e.peak_usage - *q.budget);
+    out.cost += out.overbudget_cost;
+    if (out.status == SolveStatus::kOptimal) out.status = SolveStatus::kFeasible;
+    say("the soft budget cannot be met: answered at the least peak any assignment reaches");
+  }
+  if (bound && !(q.overbudget_coeff && q.budget && problem.usage_limit() != q.budget))
+    out.lower_bound = static_cast<double>(*bound) + q.offset;
+  // Every step at the peak (steps are the request's live indices).
+  std::int64_t steps = 0;
+  for (NodeId v = 0; v < problem.num_nodes(); ++v) steps = std::max(steps, problem.interval_hi(v));
+  std::vector<Total> usage(static_cast<std::size_t>(steps) + 1, 0);
+  for (NodeId v = 0; v < problem.num_nodes(); ++v)
+    for (std::int64_t t = problem.interval_lo(v); t < problem.interval_hi(v); ++t)
+      usage[static_cast<std::size_t>(t)] += problem.usages(v)[static_cast<std::size_t>(a[v])];
+  for (std::int64_t t = 0; t < steps; ++t)
+    if (usage[static_cast<std::size_t>(t)] == e.peak_usage && e.peak_usage > 0)
+      out.peak_times.push_back(t);
+  if (q.max_cost && !(out.cost < *q.max_cost)) {
+    say("no answer cheaper than max_cost " + std::to_string(*q.max_cost) + " (best " +
+        std::to_string(out.cost) + ")");
+    out.status = SolveStatus::kNoSolution;
+    out.s_val.clear();
+    out.peak_times.clear();
+  }
+  return out;
+}
+
+std::string answer_proto(const RequestAnswer& a) {
+  pb::AutoShardingSolverResult r;
+  switch (a.status) {
+    case SolveStatus::kOptimal:
+      r.set_status(pb::AutoShardingSolverResult::OPTIMAL);
+      break;
+    case SolveStatus::kFeasible:
+      r.set_status(pb::AutoShardingSolverResult::FEASIBLE);
+      break;
+    case SolveStatus::kInfeasible:
+      r.set_status(pb::AutoShardingSolverResult::INFEASIBLE);
+      break;
+    case SolveStatus::kNoSolution:
+      r.set_status(pb::AutoShardingSolverResult::NO_SOLUTION);
+      break;
+  }
+  for (Strategy s : a.s_val) r.add_s_val(s);
+  r.set_cost(a.cost);
+  r.set_is_optimal(a.status == SolveStatus::kOptimal);
+  for (std::int64_t t : a.peak_times) r.add_peak_times(t);
+  r.set_peak_usage(static_cast<std::int64_t>(a.peak_usage));
+  r.set_overbudget_cost(a.overbudget_cost);
+  if (a.lower_bound) r.set_lower_bound(*a.lower_bound);
+  r.set_message(a.message);
+  std::string out;
+  r.SerializeToString(&out);
+  return out;
+}
+
+std::string answer_json(const RequestAnswer& a) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "{\"status\":\"" << status_name(a.status) << "\",\"s_val\":[";
+  for (std::size_t i = 0; i < a.s_val.size(); ++i) out << (i ? "," : "") << a.s_val[i];
+  out << "],\"cost\":" << a.cost
+      << ",\"is_optimal\":" << (a.status == SolveStatus::kOptimal ? "true" : "false")
+      << ",\"peak_times\":[";
+  for (std::size_t i = 0; i < a.peak_times.size(); ++i) out << (i ? "," : "") << a.peak_times[i];
+  out << "],\"peak_usage\":" << to_string(a.peak_usage)
+      << ",\"overbudget_cost\":" << a.overbudget_cost << ",\"lower_bound\":";
+  if (a.lower_bound)
+    out << *a.lower_bound;
+  else
+    out << "null";
+  std::string message;
+  for (char c : a.message) {
+    if (c == '"' || c == '\\') message += '\\';
+    message += c;
+  }
+  out << ",\"message\":\"" << message << "\"}";
+  return out.str();
+}
+
+}  // namespace iopddl

@@ -1,0 +1,77 @@
+// XLA's auto-sharding solver request (proto/auto_sharding_request.proto) as a Problem, and
+// a Problem as a request: reading binary or text-format files, the conversion both ways,
+// and the answer in the request's terms.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iopddl/evaluate.hpp"
+#include "iopddl/io.hpp"
+#include "iopddl/problem.hpp"
+#include "iopddl/solve.hpp"
+
+namespace iopddl {
+
+// A request converted to a Problem, with what it takes to answer it in its own terms.
+//  - Node v of the problem is node v of the request; time t is the request's step t.
+//  - Node costs are computation + communication costs; usages are memory costs; costs are
+//    rounded to integers (at or above 10^18, or infinite: forbidden).
+//  - Each resharding table is shifted by its minimum (XLA emits a few negative entries):
+//    a request's cost is the problem's cost plus `offset`.
+//  - s_follow[i] = j becomes an edge i-j with 0 on the diagonal and 10^18 elsewhere; an
+//    alias becomes an edge whose entries are value_costs x 10^18.
+//  - A hard budget is the usage limit. A soft one (overbudget_coeff set) is answered at the
+//    budget when the least-memory assignment meets it, and at that assignment's peak
+//    otherwise (the least any answer can reach); the penalty is then added to the cost.
+struct XlaRequest {
+  Problem problem;  // (moved out by read_input_file)
+  std::string name;
+  double offset = 0;            // request cost = problem cost + offset
+  std::optional<Usage> budget;  // memory_budget when positive
+  std::optional<double> overbudget_coeff;
+  std::vector<Strategy> hint;      // s_hint, when it has one entry per node
+  std::optional<double> max_cost;  // in the request's units
+  std::optional<double> timeout_seconds;
+  bool deterministic = false;
+  std::vector<std::string> ignored;  // fields set that iopddl does not use, by name
+};
+
+// Whether `bytes` hold a request rather than contest JSON: anything whose first
+// non-blank byte is not '{'.
+bool is_request(const FileBytes& bytes);
+
+// Reads a request file: text format when it is all printable text, binary otherwise.
+// Throws InputError naming the file and the offending field.
+XlaRequest read_request(const std::string& path, const FileBytes& bytes);
+
+// Reads contest JSON (plain or gzipped) or a request, told apart by content. For a request,
+// `request` (when not null) receives the rest of it; its `problem` is moved into the result.
+Problem read_input_file(const std::string& path, const StopControl* stop,
+                        std::optional<XlaRequest>* request);
+
+// `problem` as a request (followers and aliases recovered from 10^18 patterns, parallel
+// edges summed), serialized in text format or binary.
+std::string write_request(const Problem& problem, bool text);
+
+// The answer to a request, in its terms (see the result message of the .proto).
+struct RequestAnswer {
+  SolveStatus status = SolveStatus::kNoSolution;
+  std::vector<Strategy> s_val;
+  double cost = 0;  // offset and penalty included
+  double overbudget_cost = 0;
+  Total peak_usage = 0;
+  std::vector<std::int64_t> peak_times;
+  std::optional<double> lower_bound;
+  std::string message;
+};
+// `store`'s answer judged against the request (max_cost, the soft budget's penalty).
+RequestAnswer answer_request(const XlaRequest& request, const Problem& problem, SolveStatus status,
+                             const std::vector<Strategy>& assignment, bool has_assignment,
+                             std::optional<Total> bound, const std::string& note);
+// The answer as our result message (binary) and as a JSON object.
+std::string answer_proto(const RequestAnswer& answer);
+std::string answer_json(const RequestAnswer& answer);
+
+}  // namespace iopddl

@@ -1,0 +1,306 @@
+// XLA requests: built here with XLA's layout (followers, aliases, live matrices, negative
+// resharding entries, soft budgets), solved, and judged by an evaluator of the request's
+// own semantics written from the message alone; conversions both ways; refused requests.
+#include <google/protobuf/text_format.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "auto_sharding_request.pb.h"
+#include "iopddl/iopddl.hpp"
+#include "support.hpp"
+#include "xla_request.hpp"
+
+using namespace iopddl;
+using Request = iopddl::xla::AutoShardingSolverRequest;
+
+namespace {
+
+FileBytes bytes_of(const std::string& text) {
+  FileBytes b;
+  b.buffer.reset(static_cast<char*>(std::calloc(text.size() + 64, 1)));
+  std::memcpy(b.buffer.get(), text.data(), text.size());
+  b.size = text.size();
+  return b;
+}
+
+XlaRequest convert(const Request& r, bool text) {
+  std::string data;
+  if (text)
+    google::protobuf::TextFormat::PrintToString(r, &data);
+  else
+    r.SerializeToString(&data);
+  return read_request("request", bytes_of(data));
+}
+
+std::string refusal(const std::string& text) {
+  try {
+    read_request("bad.textproto", bytes_of(text));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+// A random request of XLA's shape: some followers, aliases, negative resharding entries.
+Request random_request(Rng& rng, int nodes, bool soft) {
+  Request r;
+  r.set_num_nodes(nodes);
+  std::vector<int> k(static_cast<std::size_t>(nodes));
+  for (int v = 0; v < nodes; ++v) {
+    k[static_cast<std::size_t>(v)] = 1 + static_cast<int>(rng.below(3));
+    r.add_s_len(k[static_cast<std::size_t>(v)]);
+    auto* comp = r.add_computation_costs();
+    auto* comm = r.add_communication_costs();
+    auto* mem = r.add_memory_costs();
+    for (int s = 0; s < k[static_cast<std::size_t>(v)]; ++s) {
+      comp->add_costs(static_cast<double>(rng.below(40)));
+      comm->add_costs(static_cast<double>(rng.below(5)));
+      mem->add_costs(static_cast<double>(rng.below(20)));
+    }
+  }
+  const int steps = 6;
+  for (int t = 0; t < steps; ++t) r.add_live();
+  for (int v = 0; v < nodes; ++v) {
+    if (rng.below(5) == 0) continue;  // never live
+    const int lo = static_cast<int>(rng.below(steps));
+    const int hi = std::min(steps - 1, lo + static_cast<int>(rng.below(3)));
+    for (int t = lo; t <= hi; ++t) r.mutable_live(t)->add_nodes(v);
+  }
+  for (int e = 0; e < nodes; ++e) {
+    const int u = static_cast<int>(rng.below(nodes)), v = static_cast<int>(rng.below(nodes));
+    if (u == v) continue;
+    auto* pair = r.add_edges();
+    pair->set_first(u);
+    pair->set_second(v);
+    auto* c = r.add_resharding_costs();
+    for (int i = 0; i < k[static_cast<std::size_t>(u)] * k[static_cast<std::size_t>(v)]; ++i)
+      c->add_costs(static_cast<double>(static_cast<int>(rng.below(30)) - 5));  // a few negative
+  }
+  // A follower of an earlier node with as many strategies (chains, never cycles).
+  bool any_follower = false;
+  std::vector<std::int64_t> follow(static_cast<std::size_t>(nodes), -1);
+  for (int v = 1; v < nodes; ++v)
+    if (rng.below(4) == 0) {
+      const int j = static_cast<int>(rng.below(v));
+      if (k[static_cast<std::size_t>(j)] == k[static_cast<std::size_t>(v)]) {
+        follow[static_cast<std::size_t>(v)] = j;
+        any_follower = true;
+      }
+    }
+  if (any_follower)
+    for (auto j : follow) r.add_s_follow(j);
+  if (nodes >= 2 && rng.below(2) == 0) {
+    auto* pair = r.add_aliases();
+    pair->set_first(0);
+    pair->set_second(1);
+    auto* c = r.add_value_costs();
+    for (int i = 0; i < k[0] * k[1]; ++i) c->add_costs(rng.below(3) == 0 ? 1.0 : 0.0);
+  }
+  // A budget around the least-memory peak.
+  std::vector<double> least(steps, 0);
+  for (int t = 0; t < steps; ++t)
+    for (auto v : r.live(t).nodes()) {
+      const auto& m = r.memory_costs(static_cast<int>(v)).costs();
+      least[static_cast<std::size_t>(t)] += *std::min_element(m.begin(), m.end());
+    }
+  const double peak = *std::max_element(least.begin(), least.end());
+  r.set_memory_budget(static_cast<std::int64_t>(peak * (soft ? 0.9 : 1.2)) + (soft ? 0 : 1));
+  if (soft) r.mutable_overbudget_coeff()->set_coeff(3.0);
+  return r;
+}
+
+// The request's objective for `x`, from the message alone: nullopt if it breaks a
+// follower, an alias or a hard budget.
+std::optional<double> request_cost(const Request& r, const std::vector<int>& x,
+                                   double peak_cap = INFINITY) {
+  double cost = 0;
+  for (int v = 0; v < r.num_nodes(); ++v) {
+    cost += r.computation_costs(v).costs(x[static_cast<std::size_t>(v)]);
+    if (!r.communication_costs().empty())
+      cost += r.communication_costs(v).costs(x[static_cast<std::size_t>(v)]);
+  }
+  for (int e = 0; e < r.edges_size(); ++e) {
+    const auto u = static_cast<std::size_t>(r.edges(e).first()),
+               v = static_cast<std::size_t>(r.edges(e).second());
+    cost +=
+        r.resharding_costs(e).costs(static_cast<int>(x[u] * r.s_len(static_cast<int>(v)) + x[v]));
+  }
+  for (int v = 0; v < r.s_follow_size(); ++v)
+    if (r.s_follow(v) >= 0 &&
+        x[static_cast<std::size_t>(v)] != x[static_cast<std::size_t>(r.s_follow(v))])
+      return std::nullopt;
+  for (int a = 0; a < r.aliases_size(); ++a) {
+    const auto u = static_cast<std::size_t>(r.aliases(a).first()),
+               v = static_cast<std::size_t>(r.aliases(a).second());
+    if (r.value_costs(a).costs(static_cast<int>(x[u] * r.s_len(static_cast<int>(v)) + x[v])) > 0.5)
+      return std::nullopt;
+  }
+  double peak = 0;
+  for (int t = 0; t < r.live_size(); ++t) {
+    double used = 0;
+    for (auto v : r.live(t).nodes())
+      used += r.memory_costs(static_cast<int>(v)).costs(x[static_cast<std::size_t>(v)]);
+    peak = std::max(peak, used);
+  }
+  if (peak > peak_cap) return std::nullopt;
+  const double budget = static_cast<double>(r.memory_budget());
+  if (r.memory_budget() > 0 && peak > budget) {  // (0: no budget)
+    if (!r.has_overbudget_coeff()) return std::nullopt;
+    cost += r.overbudget_coeff().coeff() * (peak - budget);
+  }
+  return cost;
+}
+
+// The least request cost over every assignment (nullopt if none is allowed).
+std::optional<double> request_optimum(const Request& r, double peak_cap = INFINITY) {
+  std::vector<int> x(static_cast<std::size_t>(r.num_nodes()), 0);
+  std::optional<double> best;
+  for (;;) {
+    if (const auto c = request_cost(r, x, peak_cap); c && (!best || *c < *best)) best = c;
+    int v = 0;
+    while (v < r.num_nodes() && ++x[static_cast<std::size_t>(v)] == r.s_len(v))
+      x[static_cast<std::size_t>(v++)] = 0;
+    if (v == r.num_nodes()) return best;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("XLA-shaped requests solve to the optimum of the request's own objective") {
+  Rng rng(2025);
+  int hard = 0, soft = 0;
+  for (int i = 0; i < 300; ++i) {
+    const bool is_soft = i % 3 == 2;
+    const Request r = random_request(rng, 2 + i % 5, is_soft);
+    const XlaRequest q = convert(r, i % 2 == 0);
+    // A soft budget is answered under the hard limit the conversion chose (see XlaRequest).
+    const double cap = is_soft && q.problem.usage_limit()
+                           ? static_cast<double>(*q.problem.usage_limit())
+                           : INFINITY;
+    const auto best = request_optimum(r, cap);
+    RunOptions o;
+    o.solver = test::deterministic_options(2);
+    const RunResult result = solve(q.problem, o);
+    const RequestAnswer answer = answer_request(q, q.problem, result.status, result.assignment,
+                                                result.has_solution(), result.bound, "");
+    if (!best) {
+      CHECK(answer.s_val.empty());
+      continue;
+    }
+    REQUIRE(!answer.s_val.empty());
+    std::vector<int> x(answer.s_val.begin(), answer.s_val.end());
+    const auto cost = request_cost(r, x);
+    REQUIRE(cost);  // followers, aliases and a hard budget respected
+    CHECK(answer.cost == doctest::Approx(*cost));
+    CHECK(answer.cost == doctest::Approx(*best));
+    if (answer.lower_bound) CHECK(*answer.lower_bound <= *best + 1e-6);
+    ++(is_soft ? soft : hard);
+    // Soft: the answer is never cheaper than the request's own optimum (no cap).
+    if (is_soft) CHECK(answer.cost >= *request_optimum(r) - 1e-6);
+  }
+  CHECK(hard > 100);
+  CHECK(soft > 50);
+}
+
+TEST_CASE("contest problems written as requests read back as the same problem") {
+  Rng rng(77);
+  for (int i = 0; i < 200; ++i) {
+    test::TinySpec spec;
+    spec.nodes = 2 + i % 4;
+    spec.limit_factor = i % 4 == 0 ? 0 : 1.2;
+    const Problem p = test::random_problem(rng, spec);
+    if (p.usage_limit() && *p.usage_limit() == 0) continue;
+    const std::string text = write_request(p, i % 2 == 0);
+    const XlaRequest q = read_request("roundtrip", bytes_of(text));
+    REQUIRE(q.problem.num_nodes() == p.num_nodes());
+    test::for_each_assignment(p, [&](const std::vector<Strategy>& a) {
+      const Evaluation before = evaluate(p, a), after = evaluate(q.problem, a);
+      CHECK(before.feasible == after.feasible);
+      CHECK((before.forbidden_picks > 0) == (after.forbidden_picks > 0));
+      if (before.forbidden_picks == 0)
+        CHECK(static_cast<double>(before.cost) ==
+              doctest::Approx(static_cast<double>(after.cost) + q.offset));
+    });
+  }
+}
+
+TEST_CASE("followers and aliases come back as s_follow and aliases") {
+  ModelBuilder b("patterns");
+  b.add_node({1, 2}, {1, 1}, 0, 1);
+  b.add_node({3, 4}, {1, 1}, 0, 1);
+  b.add_node({5, 6, 7}, {1, 1, 1}, 0, 1);
+  b.add_edge(1, 0, {0, kForbidden, kForbidden, 0});        // 1 follows 0
+  b.add_edge(0, 2, {kForbidden, 3, 0, 0, 2, kForbidden});  // an alias beside costs
+  b.add_edge(2, 0, {0, 0, 1, 0, 0, 0});                    // parallel: summed
+  const Problem p = std::move(b).build();
+  Request r;
+  REQUIRE(r.ParseFromString(write_request(p, false)));
+  REQUIRE(r.s_follow_size() == 3);
+  CHECK(r.s_follow(0) == 1);  // oriented from the lower node: 0 follows 1, the same pattern
+  CHECK(r.edges_size() == 1);
+  CHECK(r.aliases_size() == 1);
+  CHECK(r.resharding_costs(0).costs(0) == 0.0);  // forbidden: in the alias
+  CHECK(r.resharding_costs(0).costs(1) == 4.0);  // 3 + the parallel edge's 1
+  CHECK(r.value_costs(0).costs(0) == 1.0);
+  CHECK(r.value_costs(0).costs(5) == 1.0);
+}
+
+TEST_CASE("bad requests are refused with the field named") {
+  CHECK(refusal("num_nodes: 2 s_len: 1") == "bad.textproto: s_len: 1 entries, but num_nodes is 2");
+  CHECK(refusal("num_nodes: 1 s_len: 2 computation_costs { costs: 1 }") ==
+        "bad.textproto: computation_costs[0]: 1 costs, but s_len[0] is 2");
+  CHECK(refusal("num_nodes: 1 s_len: 1 computation_costs { costs: -1 }") ==
+        "bad.textproto: computation_costs[0][0]: negative node cost -1.000000");
+  CHECK(refusal("num_nodes: 2 s_len: [1, 1] computation_costs { costs: 1 } "
+                "computation_costs { costs: 1 } s_follow: [1, 0]")
+            .find("s_follow[1]: followers form a cycle") != std::string::npos);
+  CHECK(refusal("num_nodes: 1 s_len: 1 computation_costs { costs: 1 } live { nodes: 3 }") ==
+        "bad.textproto: live[0]: node 3 does not exist (1 nodes)");
+  CHECK(refusal("num_nodes: 1 s_len: 1 computation_costs { costs: 1 } s_hint: 4") ==
+        "bad.textproto: s_hint[0]: strategy 4 is out of range (1 strategies)");
+  CHECK(refusal("num_nodes: 1 s_len: 1 computation_costs { costs: 1 } memory_costs { costs: -5 }")
+            .find("memory_costs[0][0]: negative") != std::string::npos);
+  CHECK(
+      refusal("num_nodes: 1 s_len: 1 enable_memory_edge_costs: true computation_costs { costs: 1 }")
+          .find("edge memory") != std::string::npos);
+  CHECK(refusal("num_nodes: 1\nbogus_field: 3").find("line 2") != std::string::npos);
+  CHECK(refusal(std::string("\x08\x01\x1a\x05", 4)).find("not a binary") != std::string::npos);
+}
+
+TEST_CASE("ignored fields are named, not dropped in silence") {
+  const XlaRequest q =
+      read_request("r", bytes_of("num_nodes: 1 s_len: 1 computation_costs { costs: 1 } "
+                                 "departure_costs { costs: 1 } makespan_coeff { coeff: 2 }"));
+  CHECK(q.ignored == std::vector<std::string>{"departure_costs", "makespan_coeff"});
+  // A field this version does not know (a newer XLA's), in binary.
+  Request r;
+  r.set_num_nodes(1);
+  r.add_s_len(1);
+  r.add_computation_costs()->add_costs(1);
+  std::string data;
+  r.SerializeToString(&data);
+  data += std::string("\xb8\x02\x01", 3);  // field 39, varint 1
+  CHECK(read_request("r", bytes_of(data)).ignored ==
+        std::vector<std::string>{"field 39 (unknown to this version)"});
+}
+
+TEST_CASE("the contest example as a request costs 445 in the request's units") {
+  const Problem p = read_problem(test::source_path("examples/example.json"));
+  const XlaRequest q = read_request("example", bytes_of(write_request(p, true)));
+  RunOptions o;
+  o.solver = test::deterministic_options(1);
+  const RunResult r = solve(q.problem, o);
+  const RequestAnswer a = answer_request(q, q.problem, r.status, r.assignment, true, r.bound, "");
+  CHECK(a.cost == 445);
+  CHECK(a.status == SolveStatus::kOptimal);
+  CHECK(a.lower_bound == 445);
+  // max_cost: an answer must beat it.
+  XlaRequest capped =
+      read_request("example", bytes_of(write_request(p, true) + "max_cost { coeff: 445 }"));
+  const RequestAnswer refused =
+      answer_request(capped, capped.problem, r.status, r.assignment, true, r.bound, "");
+  CHECK(refused.s_val.empty());
+  CHECK(refused.status == SolveStatus::kNoSolution);
+}
