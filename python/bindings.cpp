@@ -14,6 +14,7 @@
 
 #include "iopddl/generate.hpp"
 #include "iopddl/iopddl.hpp"
+#include "xla_request.hpp"
 
 namespace py = pybind11;
 using namespace iopddl;
@@ -282,8 +283,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("edges"), py::arg("edge_costs"), py::arg("usage_limit") = py::none(),
         py::arg("name") = "problem");
   m.def(
-      "load", [](const std::string& path) { return read_problem(path); }, py::arg("path"),
-      "Reads a contest JSON file (plain or gzipped)");
+      "load", [](const std::string& path) { return read_input_file(path, nullptr, nullptr); },
+      py::arg("path"),
+      "Reads a contest JSON file (plain or gzipped) or an XLA AutoShardingSolverRequest "
+      "(binary or text format; converted as `iopddl convert` does)");
   m.def(
       "generate",
       [](const std::string& family, std::size_t nodes, std::uint64_t seed, double limit_factor) {

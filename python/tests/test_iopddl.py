@@ -242,3 +242,13 @@ def test_deterministic_answers_equal_the_command_line(tmp_path):
     r = iopddl.solve(iopddl.load(str(instance)), deterministic=True, work_limit=100, seed=4,
                      threads=2)
     assert json.loads(cli) == list(r.assignment)
+    # The same problem as an XLA request, loaded by content.
+    request = tmp_path / "generated.pb"
+    subprocess.run([BIN, "convert", str(instance), str(request)], check=True, capture_output=True)
+    via_request = iopddl.load(str(request))
+    assert via_request.num_nodes == r.assignment.size
+    cli_request = subprocess.run([BIN, "solve", str(request), "--deterministic", "--work-limit",
+                                  "100", "--seed", "4", "--threads", "2", "--quiet"], check=True,
+                                 capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    r2 = iopddl.solve(via_request, deterministic=True, work_limit=100, seed=4, threads=2)
+    assert json.loads(cli_request) == list(r2.assignment)

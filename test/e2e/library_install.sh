@@ -37,4 +37,14 @@ instance=$work/generated.json
 if [[ "$(tail -n 1 "$work/library.out")" != "$(tail -n 1 "$work/cli.out")" ]]; then
   echo "library and command line differ in deterministic mode"; exit 1
 fi
+# The Python package, imported from the prefix (when this build has it).
+site=$(find "$work/prefix" -path '*dist-packages/iopddl/__init__.py' | head -n 1)
+if [[ -n $site ]]; then
+  PYTHONPATH=$(dirname "$(dirname "$site")") /usr/bin/python3 -c "
+import iopddl, sys
+r = iopddl.solve(iopddl.load(sys.argv[1]), time_limit=1)
+assert r.cost == 445 and r.status == 'optimal', r
+assert iopddl.__file__.startswith(sys.argv[2]), iopddl.__file__
+" "$source/examples/example.json" "$work/prefix"
+fi
 echo "library install: ok"
