@@ -1,6 +1,8 @@
 #include "xla_request.hpp"
 
+#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/unknown_field_set.h>
 
@@ -73,7 +75,65 @@ void check_costs(const google::protobuf::RepeatedPtrField<Request::Costs>& list,
                  std::to_string(v) + "] is " + std::to_string(r.s_len(static_cast<int>(v))));
 }
 
-XlaRequest convert(const Request& r, const std::string& source) {
+// The `live` field's entries (field 7, one Nodes message per step) as their encoded
+// bytes: a large binary request's live matrix (O(nodes x steps)) is read from the file as
+// it lies, never stored as a message (N as a request: 809 MB as a message).
+using LiveBytes = std::vector<std::pair<const std::uint8_t*, int>>;
+
+// Splits a binary request into its live entries and the rest (re-encoded as it was, for
+// the message parser). False if the bytes are not a well-formed message.
+bool split_live(const char* data, std::size_t size, LiveBytes& live, std::string& rest) {
+  namespace io = google::protobuf::io;
+  using google::protobuf::internal::WireFormatLite;
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(data);
+  io::CodedInputStream in(bytes, static_cast<int>(size));
+  for (;;) {
+    const int start = in.CurrentPosition();
+    const std::uint32_t tag = in.ReadTag();
+    if (tag == 0) return in.CurrentPosition() == static_cast<int>(size);
+    if (tag == WireFormatLite::MakeTag(7, WireFormatLite::WIRETYPE_LENGTH_DELIMITED)) {
+      std::uint32_t length = 0;
+      if (!in.ReadVarint32(&length)) return false;
+      const int at_payload = in.CurrentPosition();
+      if (!in.Skip(static_cast<int>(length))) return false;
+      live.emplace_back(bytes + at_payload, static_cast<int>(length));
+    } else {
+      if (!WireFormatLite::SkipField(&in, tag)) return false;
+      rest.append(data + start, static_cast<std::size_t>(in.CurrentPosition() - start));
+    }
+  }
+}
+
+// Calls visit(v) for each node of one encoded Nodes message (packed or not). False if
+// the bytes are malformed.
+template <class Visit>
+bool for_each_live_node(const std::pair<const std::uint8_t*, int>& entry, Visit&& visit) {
+  namespace io = google::protobuf::io;
+  using google::protobuf::internal::WireFormatLite;
+  io::CodedInputStream in(entry.first, entry.second);
+  for (;;) {
+    const std::uint32_t tag = in.ReadTag();
+    if (tag == 0) return in.CurrentPosition() == entry.second;
+    std::uint64_t v = 0;
+    if (tag == WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_VARINT)) {
+      if (!in.ReadVarint64(&v)) return false;
+      visit(static_cast<std::int64_t>(v));
+    } else if (tag == WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_LENGTH_DELIMITED)) {
+      std::uint32_t length = 0;
+      if (!in.ReadVarint32(&length)) return false;
+      const auto limit = in.PushLimit(static_cast<int>(length));
+      while (in.BytesUntilLimit() > 0) {
+        if (!in.ReadVarint64(&v)) return false;
+        visit(static_cast<std::int64_t>(v));
+      }
+      in.PopLimit(limit);
+    } else if (!WireFormatLite::SkipField(&in, tag)) {
+      return false;
+    }
+  }
+}
+
+XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::string& source) {
   XlaRequest out;
   out.name = !r.request_name().empty() ? r.request_name() : r.module_name();
   if (r.num_nodes() < 0 || r.num_nodes() >= static_cast<std::int64_t>(kNoIndex))
@@ -95,21 +155,27 @@ XlaRequest convert(const Request& r, const std::string& source) {
   // Live intervals from the live matrix: node v is live on [first step, last step + 1).
   std::vector<std::int64_t> lo(n, 0), hi(n, 0);
   std::vector<char> seen(n, 0);
-  for (int t = 0; t < r.live_size(); ++t)
-    for (std::int64_t v : r.live(t).nodes()) {
+  const std::size_t steps = live_bytes ? live_bytes->size() : static_cast<std::size_t>(r.live_size());
+  for (std::size_t t = 0; t < steps; ++t) {
+    const auto live_at = [&](std::int64_t v) {
       if (v < 0 || static_cast<std::size_t>(v) >= n)
-        refuse(source, at("live", static_cast<std::size_t>(t)),
+        refuse(source, at("live", t),
                "node " + std::to_string(v) + " does not exist (" + std::to_string(n) + " nodes)");
       const auto u = static_cast<std::size_t>(v);
-      lo[u] = seen[u] ? std::min<std::int64_t>(lo[u], t) : t;
-      hi[u] = seen[u] ? std::max<std::int64_t>(hi[u], t + 1) : t + 1;
+      if (!seen[u]) lo[u] = static_cast<std::int64_t>(t);  // steps come in order
+      hi[u] = static_cast<std::int64_t>(t) + 1;
       seen[u] = 1;
-    }
+    };
+    if (!live_bytes)
+      for (std::int64_t v : r.live(static_cast<int>(t)).nodes()) live_at(v);
+    else if (!for_each_live_node((*live_bytes)[t], live_at))
+      refuse(source, at("live", t), "malformed entry");
+  }
 
   // Nodes, and the least-memory peak (for a soft budget that cannot be met).
   std::vector<std::vector<Cost>> costs(n);
   std::vector<std::vector<Usage>> usages(n);
-  std::vector<Total> least(static_cast<std::size_t>(r.live_size()) + 1, 0);
+  std::vector<Total> least(steps + 1, 0);
   for (std::size_t v = 0; v < n; ++v) {
     const int k = static_cast<int>(r.s_len(static_cast<int>(v)));
     costs[v].resize(static_cast<std::size_t>(k));
@@ -131,7 +197,8 @@ XlaRequest convert(const Request& r, const std::string& source) {
     }
     if (seen[v]) {
       const Usage u = *std::min_element(usages[v].begin(), usages[v].end());
-      for (std::int64_t t = lo[v]; t < hi[v]; ++t) least[static_cast<std::size_t>(t)] += u;
+      least[static_cast<std::size_t>(lo[v])] += u;  // a difference array: summed below
+      least[static_cast<std::size_t>(hi[v])] -= u;
     }
   }
 
@@ -139,6 +206,7 @@ XlaRequest convert(const Request& r, const std::string& source) {
   if (r.has_overbudget_coeff()) out.overbudget_coeff = r.overbudget_coeff().coeff();
   std::optional<Usage> limit = out.budget;
   if (out.budget && out.overbudget_coeff) {
+    for (std::size_t t = 1; t < least.size(); ++t) least[t] += least[t - 1];
     const Total peak = least.empty() ? 0 : *std::max_element(least.begin(), least.end());
     if (peak > *out.budget) limit = static_cast<Usage>(peak);
   }
@@ -312,11 +380,14 @@ XlaRequest read_request(const std::string& path, const FileBytes& bytes) {
     if (!parser.ParseFromString(std::string(bytes.data(), bytes.size), &r))
       throw InputError(path + ": not a text-format AutoShardingSolverRequest (nor contest JSON): " +
                        (error.text.empty() ? "parse error" : error.text));
-  } else if (bytes.size > static_cast<std::size_t>(INT32_MAX) ||
-             !r.ParseFromArray(bytes.data(), static_cast<int>(bytes.size))) {
-    throw InputError(path + ": not a binary AutoShardingSolverRequest (nor contest JSON)");
+    return convert(r, nullptr, path);
   }
-  return convert(r, path);
+  LiveBytes live;
+  std::string rest;
+  if (bytes.size > static_cast<std::size_t>(INT32_MAX) ||
+      !split_live(bytes.data(), bytes.size, live, rest) || !r.ParseFromString(rest))
+    throw InputError(path + ": not a binary AutoShardingSolverRequest (nor contest JSON)");
+  return convert(r, &live, path);
 }
 
 Problem read_input_file(const std::string& path, const StopControl* stop,
@@ -349,10 +420,25 @@ std::string write_request(const Problem& p, bool text) {
       m->add_costs(static_cast<double>(p.usages(v)[static_cast<std::size_t>(s)]));
     }
   }
-  // Time as the problem's segments: step t is segment t.
-  for (std::size_t t = 0; t < p.num_segments(); ++t) r.add_live();
+  // Time as the problem's segments, keeping only those whose live set is not inside a
+  // neighbour's: a segment where some node starts and after which some node ends. The
+  // others' limits are implied (usages are non-negative), every node spans a kept one,
+  // and the live matrix, O(nodes x steps), shrinks many times on long-lived nodes.
+  const std::size_t segments = p.num_segments();
+  std::vector<char> opens(segments + 1, 0), closes(segments + 1, 0);
   for (NodeId v = 0; v < n; ++v)
-    for (std::uint32_t t = p.seg_lo(v); t < p.seg_hi(v); ++t)
+    if (p.seg_lo(v) < p.seg_hi(v)) {
+      opens[p.seg_lo(v)] = 1;
+      closes[p.seg_hi(v)] = 1;
+    }
+  std::vector<std::uint32_t> step(segments + 1, 0);  // kept segments before segment i
+  for (std::size_t i = 0; i < segments; ++i) {
+    const bool kept = opens[i] && closes[i + 1];
+    step[i + 1] = step[i] + (kept ? 1 : 0);
+    if (kept) r.add_live();
+  }
+  for (NodeId v = 0; v < n; ++v)
+    for (std::uint32_t t = step[p.seg_lo(v)]; t < step[p.seg_hi(v)]; ++t)
       r.mutable_live(static_cast<int>(t))->add_nodes(v);
 
   // Parallel edges summed, as one table oriented from the lower node.
