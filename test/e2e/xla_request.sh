@@ -15,7 +15,7 @@ grep -q "^num_nodes: 5" "$work/example.textproto"
 for request in "$work/example.textproto" "$work/example.pb"; do
   "$bin" solve "$request" -t 2 --quiet --output "$work/result.json" \
     --output-proto "$work/result.pb" > "$work/out"
-  "$bin" evaluate "$example" "$work/out" | grep -qE "^cost +445$"
+  grep -qE "^cost +445$" <<< "$("$bin" evaluate "$example" "$work/out")"
   python3 - "$work/result.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["request"]
@@ -29,7 +29,7 @@ PY
 done
 # Back to JSON: the same problem up to the shifts (the optimum, 445, moves by them).
 "$bin" solve "$work/back.json" -t 2 --quiet > "$work/back.out"
-"$bin" evaluate "$example" "$work/back.out" | grep -qE "^cost +445$"
+grep -qE "^cost +445$" <<< "$("$bin" evaluate "$example" "$work/back.out")"
 # max_cost not beaten: no answer, exit 4.
 { cat "$work/example.textproto"; echo "max_cost { coeff: 445 }"; } > "$work/capped.textproto"
 status=0
