@@ -347,7 +347,8 @@ int main(int argc, char** argv) {
   const auto process_start = Clock::now();
   CLI::App app{
       "iopddl: a solver for the IOPDDL auto-sharding problem.\n"
-      "  iopddl FILE TIMEOUT   the contest interface: solve FILE (JSON, optionally gzipped)\n"
+      "  iopddl FILE TIMEOUT   the contest interface: solve FILE (JSON, optionally gzipped,\n"
+      "                        or an XLA AutoShardingSolverRequest)\n"
       "                        within TIMEOUT seconds; progress lines start with '#', the\n"
       "                        last line is [s0, s1, ...] (or [] if nothing was found)."};
   app.require_subcommand(0, 1);
