@@ -295,8 +295,11 @@ PYBIND11_MODULE(_core, m) {
           g.family = Family::kForbiddenPairs;
         else if (family == "memory")
           g.family = Family::kMemory;
+        else if (family == "core")
+          g.family = Family::kCore;
         else
-          throw InputError("family: expected \"forbidden\" or \"memory\", not \"" + family + "\"");
+          throw InputError("family: expected \"forbidden\", \"memory\" or \"core\", not \"" +
+                           family + "\"");
         if (nodes == 0) throw InputError("nodes: must be positive");
         g.nodes = nodes;
         g.seed = seed;

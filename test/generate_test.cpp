@@ -12,7 +12,7 @@
 using namespace iopddl;
 
 TEST_CASE("the generator is deterministic and writes instances the reader accepts") {
-  for (Family f : {Family::kForbiddenPairs, Family::kMemory}) {
+  for (Family f : {Family::kForbiddenPairs, Family::kMemory, Family::kCore}) {
     GeneratorOptions o;
     o.family = f;
     o.nodes = 300;
@@ -23,12 +23,12 @@ TEST_CASE("the generator is deterministic and writes instances the reader accept
     CHECK(a.str() == b.str());
     std::string text = a.str() + std::string(64, '\0');
     Problem p = parse_problem(text.data(), a.str().size(), "generated");
-    CHECK(p.num_nodes() == 300);
+    if (f != Family::kCore) CHECK(p.num_nodes() == 300);  // (the core family adds leaves)
     // The limit is at least 1.1 x the least-memory peak (exactly that for the memory family).
     Evaluation least = evaluate(p, least_memory_assignment(p));
     CHECK(least.feasible);
     CHECK(static_cast<double>(*p.usage_limit()) >= 1.1 * static_cast<double>(least.peak_usage) - 1);
-    if (f == Family::kMemory)
+    if (f != Family::kForbiddenPairs)
       CHECK(static_cast<double>(*p.usage_limit()) ==
             doctest::Approx(1.1 * static_cast<double>(least.peak_usage)).epsilon(1e-6));
   }
@@ -49,8 +49,39 @@ TEST_CASE("the forbidden family folds under presolve and the memory family barel
     for (Cost c : memory.edge_costs(e)) REQUIRE_FALSE(is_forbidden(c));
 }
 
-TEST_CASE("generated instances of both families are solved to feasible forbidden-free answers") {
-  for (Family f : {Family::kForbiddenPairs, Family::kMemory}) {
+TEST_CASE("the core family reduces to a dense core of its size, as A, D and G do") {
+  for (std::uint64_t seed : {1, 2, 3}) {
+    GeneratorOptions o;
+    o.family = Family::kCore;
+    o.nodes = 200;
+    o.seed = seed;
+    const Problem p = generate_problem(o);
+    CHECK(p.num_nodes() > 200 * 10);  // the leaves
+    const Reduced r = Reduced::build(p);
+    CHECK_FALSE(r.stats().infeasible_forbidden);
+    // Presolve folds every leaf: the core is what remains (a few core nodes may fold too).
+    CHECK(r.num_nodes() <= 200);
+    CHECK(r.num_nodes() >= 180);
+    const double per_node = static_cast<double>(r.num_edges()) / static_cast<double>(r.num_nodes());
+    CHECK(per_node >= 1.6);
+    CHECK(per_node <= 3.0);
+    std::size_t strategies = 0;
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      strategies += static_cast<std::size_t>(r.strategies(g));
+    const double mean = static_cast<double>(strategies) / static_cast<double>(r.num_nodes());
+    CHECK(mean >= 7);
+    CHECK(mean <= 16);
+    // The limit is exactly 1.1 x the least-memory peak, whose assignment is forbidden-free.
+    const Evaluation least = evaluate(p, least_memory_assignment(p));
+    CHECK(least.feasible);
+    CHECK(least.forbidden_picks == 0);
+    CHECK(static_cast<double>(*p.usage_limit()) ==
+          doctest::Approx(1.1 * static_cast<double>(least.peak_usage)).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("generated instances of every family are solved to feasible forbidden-free answers") {
+  for (Family f : {Family::kForbiddenPairs, Family::kMemory, Family::kCore}) {
     GeneratorOptions g;
     g.family = f;
     g.nodes = 400;

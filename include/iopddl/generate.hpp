@@ -12,6 +12,7 @@ namespace iopddl {
 enum class Family {
   kForbiddenPairs,  // many 10^18 entries: follower (equality) and alias edges that presolve folds
   kMemory,          // no forbidden entries, memory-dominated, barely reducible
+  kCore,            // a dense core of `nodes` groups under many folded leaves, as A, D, G
 };
 
 struct GeneratorOptions {
@@ -21,6 +22,12 @@ struct GeneratorOptions {
   // Usage limit = factor x the least-memory peak; in the forbidden family raised if needed
   // so that the planted forbidden-free assignment fits (with 1 % to spare).
   double limit_factor = 1.1;
+  // Core family: leaves per core node (each folds into it by presolve: a functional
+  // table, degree 1, memory over a few steps of its own), the core's edges per node, and
+  // the share of core edges that are aliases (pairs of strategies ruled out).
+  double leaves = 30;
+  double core_degree = 2.3;
+  double alias_share = 0.2;
 };
 
 Problem generate_problem(const GeneratorOptions& options);

@@ -242,14 +242,24 @@ void check_solve_options(const RunSettings& s) {
 
 void describe_generator_options(OptionTable& t, GeneratorOptions& g) {
   t.choice("family",
-           "forbidden: many 10^18 entries that presolve folds; memory: none, memory-dominated",
-           g.family, {{"forbidden", Family::kForbiddenPairs}, {"memory", Family::kMemory}});
+           "forbidden: many 10^18 entries that presolve folds; memory: none, memory-dominated; "
+           "core: a dense core of --nodes groups under folded leaves (like A, D, G)",
+           g.family,
+           {{"forbidden", Family::kForbiddenPairs},
+            {"memory", Family::kMemory},
+            {"core", Family::kCore}});
   // Node ids are 32-bit; past a few million nodes the JSON alone outgrows the input cap.
   t.unsigned_integer("nodes", "Number of nodes", g.nodes, 1, 5'000'000);
   t.short_name("nodes", "-n");
   t.unsigned_integer("seed", "Seed", g.seed, 0, std::numeric_limits<std::uint64_t>::max());
   t.number("limit-factor", "Usage limit as a multiple of the least-memory peak", g.limit_factor,
            1e-6, 1e6, "a positive number");
+  t.number("leaves", "Core family: leaves folded into each core node (on average)", g.leaves, 0,
+           1000, "a number from 0 to 1000");
+  t.number("core-degree", "Core family: edges per core node", g.core_degree, 0, 20,
+           "a number from 0 to 20");
+  t.number("alias-share", "Core family: share of core edges that rule strategy pairs out",
+           g.alias_share, 0, 1, "a share from 0 to 1");
 }
 
 }  // namespace iopddl::app
