@@ -8,6 +8,8 @@
 # CSV columns: build (old/new), instance, budget, seed, cost, ratio.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=instances.sh
+source "$here/instances.sh"
 budget=20 seeds="1 2 3" extra=""
 while getopts "b:s:x:" opt; do
   case $opt in
@@ -23,8 +25,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "build,instance,budget,seed,cost,ratio"
 for file in "$@"; do
-  name=$(basename "$file"); name=${name%.gz}; name=${name%.json}
-  best=$(awk -F, -v n="$name" '$1 == n {print $2}' "$here/best_known.csv")
+  name=$(instance_name "$file")
+  best=$(best_known "$name")
   for seed in $seeds; do
     for build in old new; do
       bin=$old; [[ $build == new ]] && bin=$new

@@ -11,6 +11,8 @@
 # most 10 %, 5 %, 1 %, 0.1 % (empty if never).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=instances.sh
+source "$here/instances.sh"
 bin=${IOPDDL:-$here/../build/iopddl}
 budget=20 seeds="1 2 3" out=$here/out command=solve extra=""
 while getopts "b:s:o:c:x:" opt; do
@@ -25,12 +27,9 @@ mkdir -p "$out"
 csv=$out/bounds.csv
 echo "instance,command,budget,seed,cost,lower_bound,bound_ratio,gap,t_gap_10pct,t_gap_5pct,t_gap_1pct,t_gap_01pct" > "$csv"
 for file in "$@"; do
-  name=$(basename "$file"); name=${name%.gz}; name=${name%.json}
-  best=$(awk -F, -v n="$name" '$1 == n {print $2}' "$here/best_known.csv")
-  limit=$budget
-  if [[ $budget == contest ]]; then
-    limit=$(awk -F, -v n="$name" '$1 == n {print $3}' "$here/best_known.csv")
-  fi
+  name=$(instance_name "$file")
+  best=$(best_known "$name")
+  limit=$(budget_for "$name" "$budget")
   plots=""
   for seed in $seeds; do
     base=$out/$name.$command.b$limit.s$seed

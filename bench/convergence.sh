@@ -11,6 +11,8 @@
 # never, or past the budget). PNG per instance: cost / best known over time, every seed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=instances.sh
+source "$here/instances.sh"
 bin=${IOPDDL:-$here/../build/iopddl}
 budget=contest seeds="1 2 3" out=$here/out extra=""
 while getopts "b:s:o:x:" opt; do
@@ -25,13 +27,9 @@ mkdir -p "$out"
 csv=$out/convergence.csv
 echo "instance,budget,seed,at_5s,at_10s,at_20s,at_60s,final,t_best_1pct,t_best_01pct,t_own_1pct,t_own_01pct" > "$csv"
 for file in "$@"; do
-  name=$(basename "$file"); name=${name%.gz}; name=${name%.json}
-  best=$(awk -F, -v n="$name" '$1 == n {print $2}' "$here/best_known.csv")
-  limit=$budget
-  if [[ $budget == contest ]]; then
-    limit=$(awk -F, -v n="$name" '$1 == n {print $3}' "$here/best_known.csv")
-    [[ -n $limit ]] || { echo "$name: no contest limit known"; exit 1; }
-  fi
+  name=$(instance_name "$file")
+  best=$(best_known "$name")
+  limit=$(budget_for "$name" "$budget")
   series=()
   for seed in $seeds; do
     run=$out/$name.b$limit.s$seed

@@ -8,6 +8,8 @@
 # peak resident memory per rank in MB (the largest over the ranks).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=instances.sh
+source "$here/instances.sh"
 bin=${IOPDDL:-$here/../build/iopddl}
 budget=20 out=$here/out seeds=1 extra=""
 while getopts "b:o:s:x:" opt; do
@@ -22,8 +24,8 @@ mkdir -p "$out"
 csv=$out/mpi.csv
 echo "instance,layout,seconds,seed,cost,ratio,peak_mb_per_rank" > "$csv"
 for file in "$@"; do
-  name=$(basename "$file"); name=${name%.gz}; name=${name%.json}
-  best=$(awk -F, -v n="$name" '$1 == n {print $2}' "$here/best_known.csv")
+  name=$(instance_name "$file")
+  best=$(best_known "$name")
   for seed in $seeds; do for layout in "1 2" "2 1"; do
     read -r ranks threads <<< "$layout"
     log=$out/$name.np$ranks.t$threads.s$seed.log

@@ -9,6 +9,8 @@
 # unknown), seconds to within 1 % of the best known cost (empty if never).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=instances.sh
+source "$here/instances.sh"
 bin=${IOPDDL:-$here/../build/iopddl}
 budget=20 seeds="1 2 3" out=$here/out extra=""
 while getopts "b:s:o:x:" opt; do
@@ -23,13 +25,9 @@ mkdir -p "$out"
 csv=$out/quality.csv
 echo "instance,budget,seed,cost,ratio,seconds_to_1pct" > "$csv"
 for file in "$@"; do
-  name=$(basename "$file"); name=${name%.gz}; name=${name%.json}
-  best=$(awk -F, -v n="$name" '$1 == n {print $2}' "$here/best_known.csv")
-  limit=$budget
-  if [[ $budget == contest ]]; then
-    limit=$(awk -F, -v n="$name" '$1 == n {print $3}' "$here/best_known.csv")
-    [[ -n $limit ]] || { echo "$name: no contest limit known"; exit 1; }
-  fi
+  name=$(instance_name "$file")
+  best=$(best_known "$name")
+  limit=$(budget_for "$name" "$budget")
   for seed in $seeds; do
     log=$out/$name.b$limit.s$seed.log
     # shellcheck disable=SC2086
