@@ -39,10 +39,19 @@ Total from_python_total(const py::handle& value, const char* what) {
   return negative ? -t : t;
 }
 
+// `values` (anything numpy takes) as an array; a TypeError naming `where` if it cannot be.
+py::array as_numpy(const py::handle& values, const std::string& where) {
+  py::array a = py::array::ensure(values);
+  if (!a) {
+    PyErr_Clear();
+    throw py::type_error(where + ": expected an array or a list of integers");
+  }
+  return a;
+}
+
 // `values` as int64 values, refusing what is not integral ("node 3: costs: ...").
 std::vector<std::int64_t> int64_values(const py::handle& values, const std::string& where) {
-  py::module_ np = py::module_::import("numpy");
-  py::array a = np.attr("asarray")(values);
+  const py::array a = as_numpy(values, where);
   const char kind = a.dtype().kind();
   if (a.size() > 0 && kind != 'i' && kind != 'u' && kind != 'b')
     throw py::type_error(where + ": expected integers, got an array of dtype " +
@@ -51,7 +60,7 @@ std::vector<std::int64_t> int64_values(const py::handle& values, const std::stri
     throw py::value_error(where + ": expected a flat array, got " + std::to_string(a.ndim()) +
                           " dimensions");
   if (kind == 'u' && a.size() > 0 && a.dtype().itemsize() == 8) {
-    const py::object too_big = np.attr("any")(a.attr("__gt__")(INT64_MAX));
+    const py::object too_big = a.attr("__gt__")(INT64_MAX).attr("any")();
     if (too_big.cast<bool>()) throw py::value_error(where + ": a value is outside the int64 range");
   }
   auto typed = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
@@ -88,7 +97,7 @@ void add_node(ModelBuilder& b, const py::handle& costs, const py::handle& usages
 // An edge's costs: flat and row-major, or a (strategies(u), strategies(v)) matrix.
 void add_edge(ModelBuilder& b, NodeId u, NodeId v, const py::handle& costs) {
   const std::string where = "edge " + std::to_string(b.num_edges()) + ": costs";
-  py::array a = py::module_::import("numpy").attr("asarray")(costs);
+  py::array a = as_numpy(costs, where);
   if (a.ndim() == 2 && u < b.num_nodes() && v < b.num_nodes()) {
     const auto ku = static_cast<py::ssize_t>(b.strategies(u)),
                kv = static_cast<py::ssize_t>(b.strategies(v));
@@ -96,7 +105,7 @@ void add_edge(ModelBuilder& b, NodeId u, NodeId v, const py::handle& costs) {
       throw InputError(where + ": expected a " + std::to_string(ku) + " x " + std::to_string(kv) +
                        " matrix, found " + std::to_string(a.shape(0)) + " x " +
                        std::to_string(a.shape(1)));
-    a = py::module_::import("numpy").attr("ravel")(a);
+    a = a.attr("ravel")();
   }
   b.add_edge(u, v, int64_values(a, where));
 }
@@ -111,11 +120,11 @@ Problem from_arrays(const py::sequence& costs, const py::sequence& usages,
   if (py::len(usages) != n)
     throw InputError("usages: " + std::to_string(py::len(usages)) + " nodes, but costs has " +
                      std::to_string(n));
-  const auto iv = int64_values(py::module_::import("numpy").attr("ravel")(intervals), "intervals");
+  const auto iv = int64_values(as_numpy(intervals, "intervals").attr("ravel")(), "intervals");
   if (iv.size() != 2 * n)
     throw InputError("intervals: expected " + std::to_string(n) + " pairs [lo, hi], found " +
                      std::to_string(iv.size()) + " values");
-  const auto ev = int64_values(py::module_::import("numpy").attr("ravel")(edges), "edges");
+  const auto ev = int64_values(as_numpy(edges, "edges").attr("ravel")(), "edges");
   const std::size_t m = py::len(edge_costs);
   if (ev.size() != 2 * m)
     throw InputError("edges: expected " + std::to_string(m) +

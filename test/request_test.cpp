@@ -184,7 +184,7 @@ TEST_CASE("XLA-shaped requests solve to the optimum of the request's own objecti
     o.solver = test::deterministic_options(2);
     const RunResult result = solve(q.problem, o);
     const RequestAnswer answer = answer_request(q, q.problem, result.status, result.assignment,
-                                                result.has_solution(), result.bound, "");
+                                                result.has_solution(), result.bound);
     if (!best) {
       CHECK(answer.s_val.empty());
       continue;
@@ -194,6 +194,17 @@ TEST_CASE("XLA-shaped requests solve to the optimum of the request's own objecti
     const auto cost = request_cost(r, x);
     REQUIRE(cost);  // followers, aliases and a hard budget respected
     CHECK(answer.cost == doctest::Approx(*cost));
+    // The peak steps, from the live sets of the message.
+    std::vector<double> used(static_cast<std::size_t>(r.live_size()), 0);
+    for (int t = 0; t < r.live_size(); ++t)
+      for (auto v : r.live(t).nodes())
+        used[static_cast<std::size_t>(t)] +=
+            r.memory_costs(static_cast<int>(v)).costs(x[static_cast<std::size_t>(v)]);
+    const double peak = used.empty() ? 0 : *std::max_element(used.begin(), used.end());
+    std::vector<std::int64_t> at_peak;
+    for (std::size_t t = 0; t < used.size(); ++t)
+      if (peak > 0 && used[t] == peak) at_peak.push_back(static_cast<std::int64_t>(t));
+    CHECK(answer.peak_times == at_peak);
     CHECK(answer.cost == doctest::Approx(*best));
     if (answer.lower_bound) CHECK(*answer.lower_bound <= *best + 1e-6);
     ++(is_soft ? soft : hard);
@@ -292,15 +303,19 @@ TEST_CASE("the contest example as a request costs 445 in the request's units") {
   RunOptions o;
   o.solver = test::deterministic_options(1);
   const RunResult r = solve(q.problem, o);
-  const RequestAnswer a = answer_request(q, q.problem, r.status, r.assignment, true, r.bound, "");
+  const RequestAnswer a = answer_request(q, q.problem, r.status, r.assignment, true, r.bound);
   CHECK(a.cost == 445);
   CHECK(a.status == SolveStatus::kOptimal);
   CHECK(a.lower_bound == 445);
+  // Steps are the request's: the two maximal live sets the writer keeps, {0, 1, 2} and
+  // {2, 3, 4}; the answer's peak (50, the limit) is at the first.
+  CHECK(a.peak_usage == 50);
+  CHECK(a.peak_times == std::vector<std::int64_t>{0});
   // max_cost: an answer must beat it.
   XlaRequest capped =
       read_request("example", bytes_of(write_request(p, true) + "max_cost { coeff: 445 }"));
   const RequestAnswer refused =
-      answer_request(capped, capped.problem, r.status, r.assignment, true, r.bound, "");
+      answer_request(capped, capped.problem, r.status, r.assignment, true, r.bound);
   CHECK(refused.s_val.empty());
   CHECK(refused.status == SolveStatus::kNoSolution);
 }

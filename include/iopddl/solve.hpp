@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -52,8 +53,10 @@ struct SolveResult {
 SolveResult solve(const Problem& problem, const SolverOptions& options, StopControl& stop,
                   IncumbentStore& store, Log& log, std::span<const Strategy> hint = {});
 
-// Offers `hint` to `store` if it is a feasible assignment; returns whether it was kept.
-bool offer_hint(const Problem& problem, std::span<const Strategy> hint, IncumbentStore& store);
+// Offers `hint` (none if empty) to `store` if it is a feasible assignment; returns its cost
+// if the store kept it.
+std::optional<Total> offer_hint(const Problem& problem, std::span<const Strategy> hint,
+                                IncumbentStore& store);
 
 // The baseline: least-memory start, then memory-aware 1-opt descent.
 SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentStore& store,

@@ -80,11 +80,13 @@ RequestAnswer request_answer(Run& run, const std::vector<Strategy>& a, bool has)
   const SolveStatus status = has && run.solve_status == SolveStatus::kNoSolution
                                  ? SolveStatus::kFeasible
                                  : run.solve_status;
-  return answer_request(*run.request, *run.problem, status, a, has, run.store.bound(), "");
+  return answer_request(*run.request, *run.problem, status, a, has, run.store.bound());
 }
 
 // The JSON result of --output (see README).
-std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
+// `answer`: the answer in a request's terms, when the input is one.
+std::string result_json(Run& run, const std::vector<Strategy>& a, bool has,
+                        const std::optional<RequestAnswer>& answer) {
   std::ostringstream out;
   out << "{\"instance\":\"" << escape_json(run.settings.problem_path) << "\",\"status\":\""
       << run.status << "\"";
@@ -129,8 +131,7 @@ std::string result_json(Run& run, const std::vector<Strategy>& a, bool has) {
         << ",\"seconds\":" << n.seconds << "}";
   }
   out << "],\"work_units\":" << run.work;
-  if (run.request && run.problem)
-    out << ",\"request\":" << answer_json(request_answer(run, a, has));
+  if (answer) out << ",\"request\":" << answer_json(*answer);
   out << ",\"settings\":\"" << escape_json(run.settings.settings_text) << "\"}\n";
   return out.str();
 }
@@ -155,19 +156,21 @@ Printed print_final(Run& run, const char* why = nullptr) {
     std::fwrite(line.data(), 1, line.size(), stdout);
     std::fflush(stdout);
   });
+  std::optional<RequestAnswer> answer;
+  if (run.request && run.problem &&
+      !(run.settings.output_path.empty() && run.settings.proto_output_path.empty()))
+    answer = request_answer(run, a, has);
   if (!run.settings.output_path.empty()) {
     try {
-      write_file(run.settings.output_path, result_json(run, a, has));
+      write_file(run.settings.output_path, result_json(run, a, has, answer));
     } catch (const OutputError& e) {
       run.output_error = e.what();
       std::fprintf(stderr, "error: --output %s\n", e.what());
     }
   }
-  if (!run.settings.proto_output_path.empty()) {
+  if (answer && !run.settings.proto_output_path.empty()) {  // (only requests: see read_input)
     try {
-      if (!run.request)
-        throw OutputError(run.settings.proto_output_path + ": the input is not a request");
-      write_file(run.settings.proto_output_path, answer_proto(request_answer(run, a, has)));
+      write_file(run.settings.proto_output_path, answer_proto(*answer));
     } catch (const OutputError& e) {
       run.output_error = e.what();
       std::fprintf(stderr, "error: --output-proto %s\n", e.what());
@@ -311,6 +314,14 @@ std::optional<int> read_input(Run& run, Problem& problem) {
   run.log.info("read %zu nodes, %zu edges (%zu distinct tables), %zu time segments",
                problem.num_nodes(), problem.num_edges(), problem.num_tables(),
                problem.num_segments());
+  if (!settings.proto_output_path.empty() && !run.request) {
+    std::lock_guard lock(run.mutex);
+    run.printed = true;  // refused before the search: no final line
+    if (run.rank == 0)
+      std::fprintf(stderr, "error: --output-proto: %s is not an XLA request\n",
+                   settings.problem_path.c_str());
+    return kExitUsage;
+  }
   if (run.request) {
     const XlaRequest& q = *run.request;
     for (const std::string& field : q.ignored)

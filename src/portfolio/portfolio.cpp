@@ -541,7 +541,8 @@ std::uint64_t Portfolio::work() const {
 SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopControl& stop,
                             IncumbentStore& store, Log& log, std::span<const Strategy> hint) {
   Portfolio portfolio(p, o, log);
-  const bool hint_kept = offer_hint(p, hint, store);  // before exact mode, which starts from it
+  // Before exact mode, which starts from the store's answer.
+  const std::optional<Total> hint_cost = offer_hint(p, hint, store);
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kInfeasible || result.status == SolveStatus::kOptimal ||
       !portfolio.ready())
@@ -551,8 +552,8 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
     std::vector<Strategy> x;
     if (!portfolio.reduced().contract({hint.begin(), hint.end()}, x))
       hint_note = "the hint was not used: it picks a strategy that presolve proved useless";
-    else if (hint_kept)
-      portfolio.adopt(x, evaluate(p, hint).cost);
+    else if (hint_cost)
+      portfolio.adopt(x, *hint_cost);
     else if (!portfolio.improve(x, stop, store))
       hint_note = "the hint, over the memory limit, repaired to no better than the first answer";
     if (!hint_note.empty()) log.info("%s", hint_note.c_str());

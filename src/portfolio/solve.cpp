@@ -4,10 +4,12 @@
 
 namespace iopddl {
 
-bool offer_hint(const Problem& problem, std::span<const Strategy> hint, IncumbentStore& store) {
-  if (hint.empty() && problem.num_nodes() > 0) return false;
+std::optional<Total> offer_hint(const Problem& problem, std::span<const Strategy> hint,
+                                IncumbentStore& store) {
+  if (hint.empty()) return std::nullopt;
   const Evaluation e = evaluate(problem, hint);
-  return e.feasible && store.offer({hint.begin(), hint.end()}, e.cost, "hint");
+  if (!e.feasible || !store.offer({hint.begin(), hint.end()}, e.cost, "hint")) return std::nullopt;
+  return e.cost;
 }
 
 SolveResult solve(const Problem& problem, const SolverOptions& options, StopControl& stop,

@@ -2,9 +2,9 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/wire_format_lite.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/unknown_field_set.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
 #include <cmath>
@@ -30,12 +30,17 @@ using Request = pb::AutoShardingSolverRequest;
 std::string at(const char* field, std::size_t i) {
   return std::string(field) + "[" + std::to_string(i) + "]";
 }
+std::string at(const char* field, std::size_t i, std::size_t j) {
+  return at(field, i) + "[" + std::to_string(j) + "]";
+}
 
-// A request's cost as an integer: rounded; 10^18 or more (or +inf) forbidden.
-Cost to_cost(double x, const std::string& source, const std::string& where) {
-  if (std::isnan(x)) refuse(source, where, "not a number");
+// A request's cost as an integer: rounded; 10^18 or more (or +inf) forbidden. `where()`
+// names the entry, built only for an error (these loops run over every table entry).
+template <class Where>
+Cost to_cost(double x, const std::string& source, Where&& where) {
+  if (std::isnan(x)) refuse(source, where(), "not a number");
   if (x >= static_cast<double>(kForbidden)) return kForbidden;
-  if (x <= -9.2e18) refuse(source, where, "cost " + std::to_string(x) + " is out of range");
+  if (x <= -9.2e18) refuse(source, where(), "cost " + std::to_string(x) + " is out of range");
   return static_cast<Cost>(std::llround(x));
 }
 
@@ -155,7 +160,8 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
   // Live intervals from the live matrix: node v is live on [first step, last step + 1).
   std::vector<std::int64_t> lo(n, 0), hi(n, 0);
   std::vector<char> seen(n, 0);
-  const std::size_t steps = live_bytes ? live_bytes->size() : static_cast<std::size_t>(r.live_size());
+  const std::size_t steps =
+      live_bytes ? live_bytes->size() : static_cast<std::size_t>(r.live_size());
   for (std::size_t t = 0; t < steps; ++t) {
     const auto live_at = [&](std::int64_t v) {
       if (v < 0 || static_cast<std::size_t>(v) >= n)
@@ -181,17 +187,18 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
     costs[v].resize(static_cast<std::size_t>(k));
     usages[v].assign(static_cast<std::size_t>(k), 0);
     for (int s = 0; s < k; ++s) {
-      const std::string where = at("computation_costs", v) + "[" + std::to_string(s) + "]";
+      const auto where = [&] { return at("computation_costs", v, static_cast<std::size_t>(s)); };
       double c = r.computation_costs(static_cast<int>(v)).costs(s);
       if (!r.communication_costs().empty())
         c += r.communication_costs(static_cast<int>(v)).costs(s);
-      if (c < 0) refuse(source, where, "negative node cost " + std::to_string(c));
+      if (c < 0) refuse(source, where(), "negative node cost " + std::to_string(c));
       costs[v][static_cast<std::size_t>(s)] = to_cost(c, source, where);
       if (!r.memory_costs().empty()) {
         const double m = r.memory_costs(static_cast<int>(v)).costs(s);
-        const std::string mw = at("memory_costs", v) + "[" + std::to_string(s) + "]";
-        if (!(m >= 0)) refuse(source, mw, "negative or undefined memory " + std::to_string(m));
-        if (m >= 9.2e18) refuse(source, mw, "memory " + std::to_string(m) + " is out of range");
+        if (!(m >= 0) || m >= 9.2e18)
+          refuse(source, at("memory_costs", v, static_cast<std::size_t>(s)),
+                 m >= 9.2e18 ? "memory " + std::to_string(m) + " is out of range"
+                             : "negative or undefined memory " + std::to_string(m));
         usages[v][static_cast<std::size_t>(s)] = static_cast<Usage>(std::llround(m));
       }
     }
@@ -226,24 +233,34 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
              "node " + std::to_string(v) + " does not exist (" + std::to_string(n) + " nodes)");
     return static_cast<NodeId>(v);
   };
+  // The endpoints of pair i of `pairs` and its table in `tables`, whose size is checked:
+  // the resharding edges and the aliases read the same way.
+  struct PairTable {
+    NodeId u, v;
+    const google::protobuf::RepeatedField<double>& entries;
+  };
+  const auto pair_table = [&](const auto& pairs, const auto& tables, int i, const char* pair_field,
+                              const char* table_field) {
+    const std::string where = at(pair_field, static_cast<std::size_t>(i));
+    const NodeId u = endpoint(pairs[i].first(), where), v = endpoint(pairs[i].second(), where);
+    const auto& entries = tables[i].costs();
+    const auto ku = r.s_len(static_cast<int>(u)), kv = r.s_len(static_cast<int>(v));
+    if (static_cast<std::int64_t>(entries.size()) != ku * kv)
+      refuse(source, at(table_field, static_cast<std::size_t>(i)),
+             std::to_string(entries.size()) + " entries, but " + where + " joins nodes of " +
+                 std::to_string(ku) + " and " + std::to_string(kv) + " strategies");
+    return PairTable{u, v, entries};
+  };
   std::vector<Cost> table;
   for (int e = 0; e < r.edges_size(); ++e) {
-    const std::string where = at("edges", static_cast<std::size_t>(e));
-    const NodeId u = endpoint(r.edges(e).first(), where), v = endpoint(r.edges(e).second(), where);
-    const auto& t = r.resharding_costs(e).costs();
-    const auto size =
-        static_cast<std::size_t>(r.s_len(static_cast<int>(u)) * r.s_len(static_cast<int>(v)));
-    if (static_cast<std::size_t>(t.size()) != size)
-      refuse(source, at("resharding_costs", static_cast<std::size_t>(e)),
-             std::to_string(t.size()) + " costs, but the edge joins nodes of " +
-                 std::to_string(r.s_len(static_cast<int>(u))) + " and " +
-                 std::to_string(r.s_len(static_cast<int>(v))) + " strategies");
+    const auto [u, v, t] =
+        pair_table(r.edges(), r.resharding_costs(), e, "edges", "resharding_costs");
+    const auto size = static_cast<std::size_t>(t.size());
     table.resize(size);
     Cost least_entry = kForbidden;
     for (std::size_t i = 0; i < size; ++i) {
-      table[i] = to_cost(
-          t[static_cast<int>(i)], source,
-          at("resharding_costs", static_cast<std::size_t>(e)) + "[" + std::to_string(i) + "]");
+      table[i] = to_cost(t[static_cast<int>(i)], source,
+                         [&] { return at("resharding_costs", static_cast<std::size_t>(e), i); });
       if (!is_forbidden(table[i])) least_entry = std::min(least_entry, table[i]);
     }
     if (least_entry == kForbidden) least_entry = 0;
@@ -295,24 +312,14 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
            std::to_string(r.value_costs_size()) + " tables, but aliases has " +
                std::to_string(r.aliases_size()));
   for (int a = 0; a < r.aliases_size(); ++a) {
-    const std::string where = at("aliases", static_cast<std::size_t>(a));
-    const NodeId u = endpoint(r.aliases(a).first(), where),
-                 v = endpoint(r.aliases(a).second(), where);
-    const auto& t = r.value_costs(a).costs();
-    const auto size =
-        static_cast<std::size_t>(r.s_len(static_cast<int>(u)) * r.s_len(static_cast<int>(v)));
-    if (static_cast<std::size_t>(t.size()) != size)
-      refuse(source, at("value_costs", static_cast<std::size_t>(a)),
-             std::to_string(t.size()) + " entries, but the alias joins nodes of " +
-                 std::to_string(r.s_len(static_cast<int>(u))) + " and " +
-                 std::to_string(r.s_len(static_cast<int>(v))) + " strategies");
+    const auto [u, v, t] = pair_table(r.aliases(), r.value_costs(), a, "aliases", "value_costs");
+    const auto size = static_cast<std::size_t>(t.size());
     table.resize(size);
     for (std::size_t i = 0; i < size; ++i) {
       const double x = t[static_cast<int>(i)];
-      const std::string w =
-          at("value_costs", static_cast<std::size_t>(a)) + "[" + std::to_string(i) + "]";
-      if (x < 0) refuse(source, w, "negative value cost " + std::to_string(x));
-      table[i] = to_cost(x * static_cast<double>(kForbidden), source, w);
+      const auto where = [&] { return at("value_costs", static_cast<std::size_t>(a), i); };
+      if (x < 0) refuse(source, where(), "negative value cost " + std::to_string(x));
+      table[i] = to_cost(x * static_cast<double>(kForbidden), source, where);
     }
     b.add_edge(u, v, table);
   }
@@ -506,11 +513,9 @@ std::string write_request(const Problem& p, bool text) {
 }
 
 RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveStatus status,
-                             const std::vector<Strategy>& a, bool has, std::optional<Total> bound,
-                             const std::string& note) {
+                             const std::vector<Strategy>& a, bool has, std::optional<Total> bound) {
   RequestAnswer out;
   out.status = status;
-  out.message = note;
   const auto say = [&](const std::string& what) {
     out.message += (out.message.empty() ? "" : "; ") + what;
   };
@@ -542,11 +547,16 @@ RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveS
   for (NodeId v = 0; v < problem.num_nodes(); ++v) steps = std::max(steps, problem.interval_hi(v));
   std::vector<Total> usage(static_cast<std::size_t>(steps) + 1, 0);
   for (NodeId v = 0; v < problem.num_nodes(); ++v)
-    for (std::int64_t t = problem.interval_lo(v); t < problem.interval_hi(v); ++t)
-      usage[static_cast<std::size_t>(t)] += problem.usages(v)[static_cast<std::size_t>(a[v])];
-  for (std::int64_t t = 0; t < steps; ++t)
-    if (usage[static_cast<std::size_t>(t)] == e.peak_usage && e.peak_usage > 0)
-      out.peak_times.push_back(t);
+    if (problem.has_memory(v)) {  // a difference array, summed below
+      const Usage used = problem.usages(v)[static_cast<std::size_t>(a[v])];
+      usage[static_cast<std::size_t>(problem.interval_lo(v))] += used;
+      usage[static_cast<std::size_t>(problem.interval_hi(v))] -= used;
+    }
+  Total running = 0;
+  for (std::int64_t t = 0; t < steps; ++t) {
+    running += usage[static_cast<std::size_t>(t)];
+    if (running == e.peak_usage && e.peak_usage > 0) out.peak_times.push_back(t);
+  }
   if (q.max_cost && !(out.cost < *q.max_cost)) {
     say("no answer cheaper than max_cost " + std::to_string(*q.max_cost) + " (best " +
         std::to_string(out.cost) + ")");

@@ -66,10 +66,11 @@ struct RequestAnswer {
   std::optional<double> lower_bound;
   std::string message;
 };
-// `store`'s answer judged against the request (max_cost, the soft budget's penalty).
+// A solve's answer (`assignment`, when `has_assignment`) to the request's `problem`, in the
+// request's terms: max_cost, the soft budget's penalty, the shifts undone.
 RequestAnswer answer_request(const XlaRequest& request, const Problem& problem, SolveStatus status,
                              const std::vector<Strategy>& assignment, bool has_assignment,
-                             std::optional<Total> bound, const std::string& note);
+                             std::optional<Total> bound);
 // The answer as our result message (binary) and as a JSON object.
 std::string answer_proto(const RequestAnswer& answer);
 std::string answer_json(const RequestAnswer& answer);

@@ -41,6 +41,11 @@ status=0
 "$bin" solve "$work/bad.textproto" -t 1 2> "$work/err" > /dev/null || status=$?
 [[ $status == 3 ]] || { echo "bad request: exit $status"; exit 1; }
 grep -q "bad.textproto: s_len: 1 entries, but num_nodes is 2" "$work/err"
+# --output-proto for an input that is not a request: refused before the search (exit 2).
+status=0
+"$bin" solve "$example" -t 1 --output-proto "$work/not.pb" > /dev/null 2> "$work/err" || status=$?
+[[ $status == 2 ]] || { echo "--output-proto on JSON: exit $status"; exit 1; }
+grep -q "is not an XLA request" "$work/err"
 # Ignored fields are said.
 { cat "$work/example.textproto"; echo "departure_costs { costs: 1 }"; } > "$work/ignored.textproto"
 "$bin" solve "$work/ignored.textproto" -t 1 --quiet 2> "$work/warn" > /dev/null || true
