@@ -170,13 +170,6 @@ Problem generate_core(const GeneratorOptions& o) {
   std::vector<std::vector<int>> shard(core);
   std::vector<double> tensor(core);
   std::vector<Strategy> least(core);  // each core node's least-usage strategy
-  const auto strategies_at = [&](std::size_t v) {
-    // Mean about 11, a tail up to 70 (A's core reaches 73, D's 35, G's 22).
-    int k = 3 + static_cast<int>(rng.below(15));
-    if (rng.uniform() < 0.05) k = 25 + static_cast<int>(rng.below(46));
-    (void)v;
-    return k;
-  };
   const auto node_costs = [&](double size, const std::vector<int>& degrees) {
     cost.resize(degrees.size());
     usage.resize(degrees.size());
@@ -189,7 +182,9 @@ Problem generate_core(const GeneratorOptions& o) {
     }
   };
   for (std::size_t v = 0; v < core; ++v) {
-    const int k = strategies_at(v);
+    // Strategies: mean about 11, a tail up to 70 (A's core reaches 73, D's 35, G's 22).
+    int k = 3 + static_cast<int>(rng.below(15));
+    if (rng.uniform() < 0.05) k = 25 + static_cast<int>(rng.below(46));
     shard[v].resize(static_cast<std::size_t>(k));
     for (int& d : shard[v]) d = 1 << rng.below(5);
     tensor[v] = std::exp(10.0 + 6.0 * rng.uniform());
