@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "../local/elimination.hpp"
 #include "../partition/regions.hpp"
 #include "../reduce/reduced.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 
 namespace iopddl::app {
+
+constexpr std::size_t kEliminationMaxNodes = 5000;
 
 std::string instance_info(const Problem& p, std::size_t regions) {
   std::string out;
@@ -87,6 +90,12 @@ std::string instance_info(const Problem& p, std::size_t regions) {
   }
   add("reduced              %zu nodes, %zu edges, %zu strategies (max %zu)", r.num_nodes(),
       r.num_edges(), strategies, max_rk);
+  // The core's hardness for exact search; min-fill on a large reduced graph takes long.
+  if (r.num_nodes() > 0 && r.num_nodes() <= kEliminationMaxNodes) {
+    const Elimination el = min_fill_order(r);
+    add("elimination width    %zu (min-fill order; largest bag 2^%.1f strategy tuples)", el.width,
+        el.log2_bag);
+  }
   if (regions > 0) out += make_regions(r, regions).summary();
   return out;
 }

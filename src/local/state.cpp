@@ -18,12 +18,19 @@ LocalState::LocalState(const Reduced& r)
       depth_(1 + std::bit_width(r.original().num_segments())) {
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g) offset_[g + 1] = offset_[g] + r.strategies(g);
   cache_.resize(offset_.back());
-  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+  vary_begin_.assign(r.num_nodes() + 1, 0);
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
     for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
-      Usage m = r.member_usage(mi, 0);
-      for (Strategy s = 1; s < r.strategies(g); ++s) m = std::min(m, r.member_usage(mi, s));
+      Usage m = r.member_usage(mi, 0), top = m;
+      for (Strategy s = 1; s < r.strategies(g); ++s) {
+        m = std::min(m, r.member_usage(mi, s));
+        top = std::max(top, r.member_usage(mi, s));
+      }
       floor_[mi] = m;
+      if (top != m && p_.has_memory(r.member_node(mi))) vary_.push_back(mi);
     }
+    vary_begin_[g + 1] = vary_.size();
+  }
 }
 
 void LocalState::assign(const std::vector<Strategy>& x) {
@@ -128,10 +135,10 @@ bool LocalState::try_move(std::uint32_t g, Strategy s, Total d) {
 namespace iopddl {
 
 void LocalState::add_floor(std::uint32_t g, Strategy s, int sign) {
-  charge(usage_work(g));
-  for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
+  charge((vary_begin_[g + 1] - vary_begin_[g]) * depth_ + 1);
+  for (std::size_t l = vary_begin_[g]; l < vary_begin_[g + 1]; ++l) {
+    const std::size_t mi = vary_[l];
     const NodeId v = r_.member_node(mi);
-    if (!p_.has_memory(v)) continue;
     const Total du = Total{r_.member_usage(mi, s)} - floor_[mi];
     if (du != 0) tree_.add(p_.seg_lo(v), p_.seg_hi(v), sign * du);
   }

@@ -80,6 +80,9 @@ class LocalState {
   bool limited_;
   Total limit_;
   std::vector<Usage> floor_;  // per member: its smallest usage over the group's strategies
+  // Per group, in CSR: its members that use memory and whose usage depends on the strategy
+  // (the only ones lift and place touch).
+  std::vector<std::size_t> vary_begin_, vary_;
   // The deltas cache: per group, its deltas (at strategy offsets) and the clock when they
   // were computed; they are valid if computed after the group's neighbourhood last changed
   // (changed_) and after the last change to everything (valid_from_).

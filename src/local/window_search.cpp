@@ -10,7 +10,6 @@ namespace iopddl {
 
 WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index, const WindowOptions& o)
     : r_(r),
-      table_min_(r.num_edges()),
       index_(index),
       o_(o),
       size_{static_cast<std::size_t>(o.first_size), static_cast<std::size_t>(o.first_size)},
@@ -22,11 +21,6 @@ WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index, const Win
       for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi)
         for (Strategy s = 1; s < r.strategies(g); ++s)
           if (r.member_usage(mi, s) != r.member_usage(mi, 0)) varies_[mi] = 1;
-  }
-  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
-    const std::size_t size =
-        static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
-    table_min_[e] = *std::min_element(r.table(e), r.table(e) + size);
   }
 }
 
@@ -96,13 +90,15 @@ void WindowSearch::time_window(const LocalState& state, Rng& rng) {
   }
 }
 
-// Branch-and-bound on the window's absolute cost: own costs plus edges to fixed nodes
-// (fixed_), plus each inner edge once both its ends are placed. The bound for the nodes
-// still to place is their smallest fixed_ plus the smallest entry of every inner edge with
-// an end among them; it does not depend on the choice at this depth, so options sorted by
-// their own cost stop at the first that cannot win. Placements go through the state, so
+// Branch-and-bound on the window's absolute cost (partial forward checking): open_[i][s]
+// is window node i's own cost and its edges to fixed nodes (fixed_) plus its edges to the
+// window nodes placed so far; an edge between two open nodes counts for nothing. The bound
+// of a search node is the cost of the placed part plus each open node's least open_[i][s],
+// kept up to date as nodes are placed, so on dense windows an option whose neighbours
+// cannot then be placed cheaply enough is cut at once. Options sorted by their own open_
+// stop at the first that cannot win. Placements go through the window's memory profile, so
 // memory is checked against the limit with unplaced nodes at their floor (exact pruning).
-void WindowSearch::dfs(LocalState& state, std::size_t depth, Total partial) {
+void WindowSearch::dfs(std::size_t depth, Total partial) {
   if (!complete_) return;
   // A search node's work: the options it weighs.
   const std::uint64_t work = depth < window_.size() ? r_.strategies(window_[depth]) : 1;
@@ -114,63 +110,111 @@ void WindowSearch::dfs(LocalState& state, std::size_t depth, Total partial) {
     if (partial < best_cost_) {
       found_ = true;
       best_cost_ = partial;
-      for (std::size_t i = 0; i < window_.size(); ++i) best_[i] = state.at(window_[i]);
+      best_ = chosen_;
     }
     return;
   }
+  if (partial + open_sum_ >= best_cost_) return;
   const std::uint32_t g = window_[depth];
-  const Strategy k = r_.strategies(g), original = state.at(g);
+  const Strategy k = r_.strategies(g);
   std::vector<std::pair<Total, Strategy>> options(static_cast<std::size_t>(k));
-  const Total* fixed = fixed_.data() + fixed_begin_[depth];
-  for (Strategy s = 0; s < k; ++s) options[s] = {fixed[s], s};
-  for (std::uint32_t e : r_.incident(g)) {
-    const std::uint32_t o = r_.other(e, g);
-    if (position_[o] == kNoIndex || position_[o] >= depth) continue;  // fixed, or not placed yet
-    const auto row = r_.slice(e, g, state.at(o));
-    for (Strategy s = 0; s < k; ++s) options[s].first += row[s];
-  }
+  const Total* own = open_.data() + fixed_begin_[depth];
+  for (Strategy s = 0; s < k; ++s) options[s] = {own[s], s};
   std::sort(options.begin(), options.end());
-  const Total rest = rest_bound_[depth + 1];
+  const Total rest = open_sum_ - open_min_[depth];
   for (auto [a, s] : options) {
     if (partial + a + rest >= best_cost_) break;
     if (a >= kForbidden) break;
-    if (!state.place(g, s, state.delta(g, s))) continue;  // over the limit: no completion fits
-    dfs(state, depth + 1, partial + a);
-    state.unplace(g, original, state.delta(g, original));
+    if (!memory_.place(depth, s)) continue;  // over the limit: no completion fits
+    chosen_[depth] = s;
+    const Total saved = open_sum_;
+    open_sum_ = rest;
+    add_to_later(depth, s, +1);
+    dfs(depth + 1, partial + a);
+    add_to_later(depth, s, -1);
+    open_sum_ = saved;
+    memory_.unplace(depth, s);
     if (!complete_) return;
   }
 }
 
-bool WindowSearch::search_window(LocalState& state) {
-  inner_edges_.clear();
-  for (std::uint32_t g : window_)
-    for (std::uint32_t e : r_.incident(g))
-      if (r_.edge_u(e) == g && position_[r_.edge_v(e)] != kNoIndex) inner_edges_.push_back(e);
+// Window node i placed at s (sign +1) or taken back (-1): its edges to the window nodes
+// after it add (or remove) their rows to those nodes' open_, whose minima follow.
+void WindowSearch::add_to_later(std::size_t i, Strategy s, int sign) {
+  for (std::size_t l = later_begin_[i]; l < later_begin_[i + 1]; ++l) {
+    const auto [e, j] = later_[l];
+    const std::uint32_t h = window_[j];
+    const Strategy kh = r_.strategies(h);
+    Total* open = open_.data() + fixed_begin_[j];
+    const auto row = r_.slice(e, h, s);
+    Total least = std::numeric_limits<Total>::max();
+    for (Strategy t = 0; t < kh; ++t) {
+      open[t] += sign * Total{row[t]};
+      least = std::min(least, open[t]);
+    }
+    if (sign > 0) open_sum_ += least - open_min_[j];
+    open_min_[j] = least;
+  }
+}
+
+// Orders the window so that each node comes after as many of its window neighbours as
+// possible (maximum cardinality search from the first node): open nodes then see most of
+// their edges placed early, which is what the forward-checking bound needs.
+void WindowSearch::order_window() {
   const std::size_t n = window_.size();
-  // fixed_[i][s]: node i's own cost plus its edges to nodes outside the window.
+  std::vector<std::uint32_t> placed_neighbours(n, 0), order;
+  std::vector<char> taken(n, 0);
+  order.reserve(n);
+  for (std::size_t step = 0; step < n; ++step) {
+    std::size_t next = n;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!taken[i] && (next == n || placed_neighbours[i] > placed_neighbours[next])) next = i;
+    taken[next] = 1;
+    order.push_back(window_[next]);
+    for (std::uint32_t e : r_.incident(window_[next])) {
+      const std::uint32_t j = position_[r_.other(e, window_[next])];
+      if (j != kNoIndex && !taken[j]) ++placed_neighbours[j];
+    }
+  }
+  window_ = std::move(order);
+  for (std::size_t i = 0; i < n; ++i) position_[window_[i]] = static_cast<std::uint32_t>(i);
+}
+
+bool WindowSearch::search_window(LocalState& state) {
+  order_window();
+  const std::size_t n = window_.size();
+  // later_: per window node, its edges to window nodes after it (parallel edges each once).
+  later_begin_.assign(n + 1, 0);
+  later_.clear();
+  std::vector<std::uint32_t> inner;  // edges with both ends in the window, each once
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t g = window_[i];
+    for (std::uint32_t e : r_.incident(g)) {
+      const std::uint32_t j = position_[r_.other(e, g)];
+      if (j == kNoIndex || j <= i) continue;
+      later_.push_back({e, j});
+      inner.push_back(e);
+    }
+    later_begin_[i + 1] = later_.size();
+  }
+  // open_[i][s] starts as node i's own cost plus its edges to nodes outside the window.
   fixed_begin_.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i)
     fixed_begin_[i + 1] = fixed_begin_[i] + static_cast<std::size_t>(r_.strategies(window_[i]));
-  fixed_.assign(fixed_begin_[n], 0);
-  std::vector<Total> own_min(n);
+  open_.assign(fixed_begin_[n], 0);
+  open_min_.assign(n, 0);
+  open_sum_ = 0;
   Total current = 0;  // the window's absolute cost now
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = window_[i];
     const Strategy k = r_.strategies(g);
-    Total* f = fixed_.data() + fixed_begin_[i];
+    Total* f = open_.data() + fixed_begin_[i];
     state.outside_costs(g, position_, f);
-    own_min[i] = *std::min_element(f, f + k);
+    open_min_[i] = *std::min_element(f, f + k);
+    open_sum_ += open_min_[i];
     current += f[state.at(g)];
   }
-  for (std::uint32_t e : inner_edges_) current += entry(state, e);
-  // rest_bound_[d]: bound for the nodes from d on.
-  rest_bound_.assign(n + 1, 0);
-  for (std::size_t d = n; d-- > 0;) {
-    rest_bound_[d] = rest_bound_[d + 1] + own_min[d];
-    for (std::uint32_t e : inner_edges_)
-      if (std::max(position_[r_.edge_u(e)], position_[r_.edge_v(e)]) == d)
-        rest_bound_[d] += table_min_[e];
-  }
+  for (std::uint32_t e : inner) current += entry(state, e);
   best_.resize(n);
   for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(window_[i]);
   // Keep the current assignment unless something is cheaper; if it is over the limit or
@@ -180,8 +224,10 @@ bool WindowSearch::search_window(LocalState& state) {
   found_ = false;
   nodes_ = 0;
   complete_ = true;
+  chosen_ = best_;
   for (std::uint32_t g : window_) state.lift(g);
-  dfs(state, 0, 0);
+  memory_.build(state, window_);
+  dfs(0, 0);
   // Place the best assignment found (or the original one) back.
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = window_[i];
@@ -221,21 +267,31 @@ int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopContro
 
 WindowSearch::Exact WindowSearch::solve_exactly(LocalState& state, std::size_t node_limit,
                                                 const StopControl& stop) {
+  // Breadth-first through every component, so that neighbours are placed close together
+  // (the search orders the window again, from the first node).
+  std::vector<std::uint32_t> order;
+  std::vector<char> seen(r_.num_nodes(), 0);
+  for (std::uint32_t root = 0; root < r_.num_nodes(); ++root) {
+    if (seen[root]) continue;
+    seen[root] = 1;
+    order.push_back(root);
+    for (std::size_t head = order.size() - 1; head < order.size(); ++head)
+      for (std::uint32_t e : r_.incident(order[head])) {
+        const std::uint32_t o = r_.other(e, order[head]);
+        if (!seen[o]) seen[o] = 1, order.push_back(o);
+      }
+  }
+  return solve_window(state, order, node_limit, stop);
+}
+
+WindowSearch::Exact WindowSearch::solve_window(LocalState& state,
+                                               const std::vector<std::uint32_t>& groups,
+                                               std::size_t node_limit, const StopControl& stop) {
   poll_ = StopPoll(&stop, 256);
   clear_window();
-  // Breadth-first through every component, so that neighbours are placed close together
-  // and inner edges enter the bound early.
-  for (std::uint32_t root = 0; root < r_.num_nodes(); ++root) {
-    if (position_[root] != kNoIndex) continue;
-    position_[root] = static_cast<std::uint32_t>(window_.size());
-    window_.push_back(root);
-    for (std::size_t head = window_.size() - 1; head < window_.size(); ++head)
-      for (std::uint32_t e : r_.incident(window_[head])) {
-        const std::uint32_t o = r_.other(e, window_[head]);
-        if (position_[o] != kNoIndex) continue;
-        position_[o] = static_cast<std::uint32_t>(window_.size());
-        window_.push_back(o);
-      }
+  for (std::uint32_t g : groups) {
+    position_[g] = static_cast<std::uint32_t>(window_.size());
+    window_.push_back(g);
   }
   const std::size_t saved = node_limit_;
   node_limit_ = node_limit;

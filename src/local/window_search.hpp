@@ -15,6 +15,7 @@
 #include "iopddl/rng.hpp"
 #include "iopddl/stop.hpp"
 #include "state.hpp"
+#include "window_memory.hpp"
 
 namespace iopddl {
 struct MemoryIndex;
@@ -40,6 +41,9 @@ class WindowSearch {
     bool feasible;
   };
   Exact solve_exactly(LocalState& state, std::size_t node_limit, const StopControl& stop);
+  // The same over the given groups, the others held (complete: the window's best is placed).
+  Exact solve_window(LocalState& state, const std::vector<std::uint32_t>& groups,
+                     std::size_t node_limit, const StopControl& stop);
 
  private:
   enum Kind { kGraph = 0, kTime = 1 };
@@ -47,22 +51,29 @@ class WindowSearch {
   void grow_window(Rng& rng);
   void time_window(const LocalState& state, Rng& rng);
   bool search_window(LocalState& state);  // true if it found a cheaper assignment
-  void dfs(LocalState& state, std::size_t depth, Total partial);
+  void order_window();
+  void dfs(std::size_t depth, Total partial);
+  void add_to_later(std::size_t i, Strategy s, int sign);
   Cost entry(const LocalState& state, std::uint32_t e) const;
 
   const Reduced& r_;
-  std::vector<Cost> table_min_;  // per edge: its smallest entry
   const MemoryIndex* index_;
   std::vector<char> varies_;  // per member: whether its usage depends on the strategy
   WindowOptions o_;
   std::size_t size_[2];
   std::vector<std::uint32_t> forbidden_;  // nodes at a forbidden pick, at the start of run()
   std::vector<std::uint32_t> window_;
-  std::vector<std::uint32_t> position_;     // group -> index in window_ (or npos)
-  std::vector<std::uint32_t> inner_edges_;  // edges with both ends in the window
-  std::vector<Total> fixed_;                // per window node and strategy: own + fixed edges
-  std::vector<std::size_t> fixed_begin_;
-  std::vector<Total> rest_bound_;  // lower bound of the nodes from depth d on
+  std::vector<std::uint32_t> position_;  // group -> index in window_ (or npos)
+  // Per window node: its edges to later window nodes (edge, position), in CSR.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> later_;
+  std::vector<std::size_t> later_begin_;
+  // Per window node and strategy: own cost, edges to fixed nodes and to placed window nodes.
+  std::vector<Total> open_;
+  std::vector<std::size_t> fixed_begin_;  // open_'s offsets
+  std::vector<Total> open_min_;           // per window node: its least open_
+  Total open_sum_ = 0;                    // open_min_ summed over the nodes not yet placed
+  WindowMemory memory_;
+  std::vector<Strategy> chosen_;  // per window node: its strategy on the search's path
   std::vector<Strategy> best_;
   Total best_cost_ = 0;
   std::size_t nodes_ = 0, node_limit_;

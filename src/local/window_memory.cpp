@@ -1,0 +1,109 @@
+#include "window_memory.hpp"
+
+#include <algorithm>
+
+namespace iopddl {
+
+void WindowMemory::build(const LocalState& state, const std::vector<std::uint32_t>& window) {
+  const Reduced& r = state.reduced();
+  const Problem& p = r.original();
+  limited_ = state.limited();
+  limit_ = state.limit();
+  runs_.clear();
+  slot_begin_.assign(window.size() + 1, 0);
+  for (std::size_t i = 0; i < window.size(); ++i)
+    slot_begin_[i + 1] = slot_begin_[i] + r.strategies(window[i]);
+  runs_begin_.assign(slot_begin_.back() + 1, 0);
+  used_.clear();
+  if (!limited_) return;
+  // Placing only adds usage: over the limit at the floor, nothing fits.
+  blocked_ = state.usage().max() > limit_;
+  // Cells: the compressed time between consecutive endpoints of members whose usage varies.
+  std::vector<std::uint32_t> points;
+  const auto varies = [&](std::size_t mi, std::uint32_t g) {
+    if (!p.has_memory(r.member_node(mi))) return false;
+    for (Strategy s = 1; s < r.strategies(g); ++s)
+      if (r.member_usage(mi, s) != r.member_usage(mi, 0)) return true;
+    return false;
+  };
+  for (std::uint32_t g : window)
+    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi)
+      if (varies(mi, g)) {
+        points.push_back(p.seg_lo(r.member_node(mi)));
+        points.push_back(p.seg_hi(r.member_node(mi)));
+      }
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  const std::size_t cells = points.empty() ? 0 : points.size() - 1;
+  used_.resize(cells);
+  for (std::size_t c = 0; c < cells; ++c) used_[c] = state.usage().max(points[c], points[c + 1]);
+  const auto cell = [&](std::uint32_t t) {
+    return static_cast<std::uint32_t>(std::lower_bound(points.begin(), points.end(), t) -
+                                      points.begin());
+  };
+  // Per group and strategy: usage above the floor per cell, by a difference array over the
+  // group's span, then run-length encoded (cells where it is zero are left out).
+  std::vector<Total> diff;
+  for (std::size_t i = 0; i < window.size(); ++i) {
+    const std::uint32_t g = window[i];
+    std::uint32_t lo = static_cast<std::uint32_t>(cells), hi = 0;
+    std::vector<std::size_t> members;
+    std::vector<Usage> floors;
+    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi)
+      if (varies(mi, g)) {
+        members.push_back(mi);
+        Usage floor = r.member_usage(mi, 0);
+        for (Strategy t = 1; t < r.strategies(g); ++t)
+          floor = std::min(floor, r.member_usage(mi, t));
+        floors.push_back(floor);
+        lo = std::min(lo, cell(p.seg_lo(r.member_node(mi))));
+        hi = std::max(hi, cell(p.seg_hi(r.member_node(mi))));
+      }
+    for (Strategy s = 0; s < r.strategies(g); ++s) {
+      const std::size_t slot = slot_begin_[i] + s;
+      if (!members.empty()) {
+        diff.assign(hi - lo + 1, 0);
+        for (std::size_t m = 0; m < members.size(); ++m) {
+          const std::size_t mi = members[m];
+          const Total add = Total{r.member_usage(mi, s)} - floors[m];
+          const NodeId v = r.member_node(mi);
+          diff[cell(p.seg_lo(v)) - lo] += add;
+          diff[cell(p.seg_hi(v)) - lo] -= add;
+        }
+        Total level = 0;
+        for (std::uint32_t c = lo; c < hi; ++c) {
+          level += diff[c - lo];
+          if (level == 0) continue;
+          if (!runs_.empty() && runs_begin_[slot] < runs_.size() && runs_.back().hi == c &&
+              runs_.back().add == level)
+            ++runs_.back().hi;
+          else
+            runs_.push_back({c, c + 1, level});
+        }
+      }
+      runs_begin_[slot + 1] = runs_.size();
+    }
+  }
+}
+
+bool WindowMemory::place(std::size_t i, Strategy s) {
+  if (!limited_) return true;
+  if (blocked_) return false;
+  const std::size_t slot = slot_begin_[i] + s;
+  const std::size_t first = runs_begin_[slot], last = runs_begin_[slot + 1];
+  for (std::size_t k = first; k < last; ++k)
+    for (std::uint32_t c = runs_[k].lo; c < runs_[k].hi; ++c)
+      if (used_[c] + runs_[k].add > limit_) return false;
+  for (std::size_t k = first; k < last; ++k)
+    for (std::uint32_t c = runs_[k].lo; c < runs_[k].hi; ++c) used_[c] += runs_[k].add;
+  return true;
+}
+
+void WindowMemory::unplace(std::size_t i, Strategy s) {
+  if (!limited_) return;
+  const std::size_t slot = slot_begin_[i] + s;
+  for (std::size_t k = runs_begin_[slot]; k < runs_begin_[slot + 1]; ++k)
+    for (std::uint32_t c = runs_[k].lo; c < runs_[k].hi; ++c) used_[c] -= runs_[k].add;
+}
+
+}  // namespace iopddl

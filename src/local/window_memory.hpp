@@ -1,0 +1,41 @@
+// The memory of one exact window search: the usage of every time cell the window's members
+// touch, with the window's groups at their floor, and per window group and strategy the
+// runs of cells where its usage is above the floor. Placing a group adds its runs and says
+// whether every cell stays within the limit; a cell is a stretch of compressed time where
+// no window member starts or ends, so the highest usage over it moves by the same amount as
+// all its points. This is the residual capacity of every time segment in the window, read
+// and written in O(cells touched) rather than O(members x log T) of the state's usage tree.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "iopddl/types.hpp"
+#include "state.hpp"
+
+namespace iopddl {
+
+class WindowMemory {
+ public:
+  // `window`: the groups, all lifted in `state` (at their floor there).
+  void build(const LocalState& state, const std::vector<std::uint32_t>& window);
+  // Window group i at strategy s: adds its usage; false (and nothing added) if a cell would
+  // exceed the limit.
+  bool place(std::size_t i, Strategy s);
+  void unplace(std::size_t i, Strategy s);
+
+ private:
+  struct Run {
+    std::uint32_t lo, hi;  // cells [lo, hi)
+    Total add;             // usage above the group's floor there
+  };
+  bool limited_ = false;
+  bool blocked_ = false;  // over the limit with the window at its floor
+  Total limit_ = 0;
+  std::vector<Total> used_;              // per cell
+  std::vector<Run> runs_;                // per window group and strategy, in CSR
+  std::vector<std::size_t> runs_begin_;  // per (group, strategy) slot
+  std::vector<std::size_t> slot_begin_;  // per window group: its first slot
+};
+
+}  // namespace iopddl
