@@ -5,12 +5,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
+#include "exact/proof_search.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
 #include "iopddl/solve.hpp"
 #include "lagrange/network.hpp"
+#include "local/state.hpp"
 #include "reduce/reduced.hpp"
 #include "support.hpp"
 
@@ -26,14 +29,25 @@ Total ceil_div(Total a, Total b) {
   return q * b < a ? q + 1 : q;
 }
 
+// Calls f with every assignment of the reduced problem.
+void for_each_reduced_assignment(const Reduced& r,
+                                 const std::function<void(const std::vector<Strategy>&)>& f) {
+  std::vector<Strategy> x(r.num_nodes(), 0);
+  for (;;) {
+    f(x);
+    std::size_t g = 0;
+    while (g < x.size() && ++x[g] == r.strategies(static_cast<std::uint32_t>(g))) x[g++] = 0;
+    if (g == x.size()) return;
+  }
+}
+
 // The exact Lagrangian at integer multipliers `lambda` (units of 2^-kBits) by enumeration
 // of the reduced problem: ceil(min_x [S cost(x) + sum_t lambda_t (usage_t(x) - limit)] / S).
 Total brute_force_lagrangian(const Reduced& r, const std::vector<Total>& lambda) {
   const Problem& p = r.original();
-  std::vector<Strategy> x(r.num_nodes(), 0);
   Total best = 0;
   bool first = true;
-  for (;;) {
+  for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
     Total v = 0;
     for (std::uint32_t g = 0; g < r.num_nodes(); ++g) v += kScale * r.costs(g)[x[g]];
     for (std::uint32_t e = 0; e < r.num_edges(); ++e)
@@ -52,10 +66,7 @@ Total brute_force_lagrangian(const Reduced& r, const std::vector<Total>& lambda)
     }
     if (first || v < best) best = v;
     first = false;
-    std::size_t g = 0;
-    while (g < x.size() && ++x[g] == r.strategies(static_cast<std::uint32_t>(g))) x[g++] = 0;
-    if (g == x.size()) break;
-  }
+  });
   return ceil_div(best, kScale);
 }
 
@@ -288,4 +299,125 @@ TEST_CASE("--gap-limit stops a run as soon as the certified gap is within it") {
   CHECK(*run.gap <= 0.2);
   CHECK(*run.bound <= run.cost);
   CHECK(run.seconds < 60);
+}
+
+TEST_CASE("the reparametrised problem keeps every assignment's cost, priced by the multipliers") {
+  // Without multipliers each assignment's reparametrised cost is its cost, scaled, exactly;
+  // with them, no more than that for assignments within the limit. Edge entries are >= 0.
+  Rng rng(53);
+  int within = 0;
+  for (int round = 0; round < 300; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(4));
+    spec.edges = static_cast<int>(rng.below(7));
+    spec.forbidden_share = 0;
+    spec.huge_values = round % 4 == 3;
+    spec.limit_factor = 1.0 + 0.5 * rng.uniform();
+    const Problem p = test::random_problem(rng, spec);
+    const Reduced r = Reduced::build(p, round % 2 == 0);
+    std::vector<Total> lambda, msg;
+    random_duals(rng, r, lambda, msg, spec.huge_values);
+    const bool priced = round % 3 != 0;
+    if (!priced) std::fill(lambda.begin(), lambda.end(), 0);
+    Reparametrisation rep;
+    const Total bound = certify(r, lambda, msg, kBits, &rep);
+    CHECK(std::all_of(rep.edge.begin(), rep.edge.end(), [](Total x) { return x >= 0; }));
+    for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
+      Total sum = rep.constant;
+      for (std::uint32_t g = 0; g < r.num_nodes(); ++g) sum += rep.costs(g)[x[g]];
+      for (std::uint32_t e = 0; e < r.num_edges(); ++e)
+        sum += rep.table(e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) +
+                            x[r.edge_v(e)]];
+      Total cost = 0;  // the reduced problem's cost (its sums saturate as presolve's do)
+      for (std::uint32_t g = 0; g < r.num_nodes(); ++g) cost += r.costs(g)[x[g]];
+      for (std::uint32_t e = 0; e < r.num_edges(); ++e)
+        cost += r.table(e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) +
+                           x[r.edge_v(e)]];
+      CHECK(ceil_div(sum, kScale) >= bound);
+      if (!priced) CHECK(sum == kScale * cost);
+      if (evaluate(p, r.expand(x)).feasible) {
+        CHECK(sum <= kScale * cost);
+        ++within;
+      }
+    });
+  }
+  CHECK(within > 500);
+}
+
+TEST_CASE("a finished proof search holds the brute-force optimum, whatever the duals") {
+  // Any multipliers and messages give a valid reparametrisation, so a search that prunes
+  // against it and finishes has the optimum (within the limit, forbidden-free): tight
+  // limits and loose, forbidden entries, the engine's duals and random ones.
+  Rng rng(59);
+  int proved = 0, improved = 0;
+  for (int round = 0; round < 1500; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 2 + static_cast<int>(rng.below(6));
+    spec.edges = static_cast<int>(rng.below(10));
+    spec.max_strategies = 4;
+    spec.forbidden_share = 0.15;
+    spec.limit_factor = round % 4 == 0 ? 0 : 1.0 + 0.5 * rng.uniform();
+    const Problem p = test::random_problem(rng, spec);
+    const auto opt = test::brute_force_optimum(p, /*forbidden_free=*/true);
+    if (!opt) continue;
+    CAPTURE(round);
+    const Reduced r = Reduced::build(p, round % 2 == 0);
+    LocalState state(r);
+    std::vector<Strategy> start;
+    if (!r.contract(least_memory_assignment(p), start)) continue;
+    state.assign(start);
+    if (!state.feasible() || state.cost() >= kForbidden) continue;
+    Reparametrisation rep;
+    if (round % 2 == 0) {
+      BoundEngine engine(r, CostNetwork::from_reduced(r), BoundOptions{});
+      for (int step = 0; step < 1 + static_cast<int>(rng.below(20)); ++step)
+        engine.step(state.cost(), nullptr);
+      rep = engine.best_reparametrisation();
+    } else {
+      std::vector<Total> lambda, msg;
+      random_duals(rng, r, lambda, msg, false);
+      certify(r, lambda, msg, kBits, &rep);
+    }
+    const Total before = state.cost();
+    ProofSearch search(r, rep);
+    const StopControl stop;
+    const ProofSearch::Outcome out = search.run(state, std::uint64_t{1} << 40, stop);
+    REQUIRE(out.complete);
+    const Evaluation ev = evaluate(p, r.expand(state.assignment()));
+    CHECK(ev.feasible);
+    CHECK(ev.cost == state.cost());
+    CHECK(ev.cost == *opt);
+    CHECK(out.improved == (*opt < before));
+    improved += out.improved;
+    ++proved;
+  }
+  CHECK(proved > 600);
+  CHECK(improved > 100);
+}
+
+TEST_CASE("without exact mode, the bound's proof search proves the optimum of small instances") {
+  // Exact mode off: the only proof left is the proof search once the certified gap is
+  // small (here: at any gap). Every optimal status it gives is the brute-force optimum.
+  Rng rng(61);
+  int proven = 0, optimum = 0;
+  for (int round = 0; round < 80; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 3 + static_cast<int>(rng.below(5));
+    spec.edges = 2 + static_cast<int>(rng.below(8));
+    spec.forbidden_share = 0.1;
+    spec.limit_factor = 1.0 + 0.4 * rng.uniform();
+    const Problem p = test::random_problem(rng, spec);
+    SolverOptions o = test::deterministic_options(1, 1);
+    o.exact.max_nodes = 0;
+    o.exact.prove_gap = 1;
+    const test::Outcome out = test::solve_checked(p, o);
+    const auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);
+    optimum += best.has_value();
+    if (out.result.status != SolveStatus::kOptimal) continue;
+    REQUIRE(best.has_value());
+    CHECK(out.cost == best);
+    ++proven;
+  }
+  CHECK(proven == optimum);  // without the proof search, 37 of 61
+  CHECK(proven > 50);
 }

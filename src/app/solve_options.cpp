@@ -151,6 +151,16 @@ void describe_exact(OptionTable& t, SolverOptions& o) {
             o.exact.max_nodes, 0, kMaxInt, exact);
   t.integer("exact.search-nodes", "Search nodes of exact mode before it gives up",
             o.exact.search_nodes, 1, kMaxInt, exact);
+  t.number("exact.prove-gap",
+           "Proof searches of the whole reduced problem start once the certified gap is at most "
+           "this",
+           o.exact.prove_gap, 0, 1, "a share from 0 to 1", exact);
+  t.integer("exact.prove-max-groups",
+            "Proof searches on reduced problems of at most this many groups",
+            o.exact.prove_max_groups, 0, kMaxInt, exact);
+  t.unsigned_integer("exact.prove-nodes",
+                     "Search nodes of the first proof search, doubled each time after (0: none)",
+                     o.exact.prove_nodes, 0, kMax64, exact);
 }
 
 // `share`: whether the bound's share of a thread is an option (not in `iopddl bound`, which

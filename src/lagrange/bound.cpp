@@ -42,7 +42,7 @@ Total certify_cap(const Reduced& r) {
 }
 
 Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vector<Total>& msg,
-              int scale_bits) {
+              int scale_bits, Reparametrisation* out) {
   const Problem& p = r.original();
   const Total scale = Total{1} << scale_bits;
   // Member weights: the sum of the multipliers over each member's segments.
@@ -66,6 +66,14 @@ Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vec
   // its row minima into edge_u and the column minima of what is left into edge_v.
   std::size_t at = 0;
   std::vector<Total> column;
+  if (out != nullptr) {
+    out->edge_begin.assign(r.num_edges() + 1, 0);
+    for (std::uint32_t e = 0; e < r.num_edges(); ++e)
+      out->edge_begin[e + 1] =
+          out->edge_begin[e] +
+          static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
+    out->edge.assign(out->edge_begin.back(), 0);
+  }
   for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
     const std::uint32_t u = r.edge_u(e), v = r.edge_v(e);
     const Strategy ku = r.strategies(u), kv = r.strategies(v);
@@ -87,12 +95,30 @@ Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vec
         column[b] = std::min(column[b], scale * row[b] - to_u[a] - to_v[b] - least);
     }
     for (Strategy b = 0; b < kv; ++b) nv[b] += column[b];  // the table's minimum is now 0
+    if (out == nullptr) continue;
+    // The entries left: each row's minimum went to u, then each column's to v.
+    Total* left = out->edge.data() + out->edge_begin[e];
+    for (Strategy a = 0; a < ku; ++a) {
+      const Cost* row = t + static_cast<std::size_t>(a) * kv;
+      Total least = Total{1} << 126;
+      for (Strategy b = 0; b < kv; ++b) least = std::min(least, scale * row[b] - to_u[a] - to_v[b]);
+      for (Strategy b = 0; b < kv; ++b)
+        left[static_cast<std::size_t>(a) * kv + b] =
+            scale * row[b] - to_u[a] - to_v[b] - least - column[b];
+    }
   }
   Total bound = 0;
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
     bound += *std::min_element(node.begin() + static_cast<std::ptrdiff_t>(begin[g]),
                                node.begin() + static_cast<std::ptrdiff_t>(begin[g + 1]));
-  if (!lambda.empty()) bound -= prefix.back() * Total{p.usage_limit().value_or(0)};
+  const Total constant = lambda.empty() ? 0 : -prefix.back() * Total{p.usage_limit().value_or(0)};
+  bound += constant;
+  if (out != nullptr) {
+    out->scale = scale;
+    out->node_begin = std::move(begin);
+    out->node = std::move(node);
+    out->constant = constant;
+  }
   return ceil_div(bound, scale);  // costs are integers
 }
 
@@ -135,7 +161,14 @@ void BoundEngine::price() {
   }
 }
 
-Total BoundEngine::certify_now() const {
+Reparametrisation BoundEngine::best_reparametrisation() const {
+  Reparametrisation out;
+  if (steps_ == 0) return out;
+  certify(r_, best_lambda_, best_msg_, o_.scale_bits, &out);
+  return out;
+}
+
+Total BoundEngine::certify_now() {
   const double scale = std::ldexp(1.0, o_.scale_bits);
   std::vector<Total> lambda(lambda_.size());
   for (std::size_t t = 0; t < lambda_.size(); ++t) lambda[t] = to_integer(lambda_[t] * scale);
@@ -145,7 +178,12 @@ Total BoundEngine::certify_now() const {
   // A bound on the reduced problem bounds the input's optimum over the assignments without
   // a forbidden pick (presolve removes only strategies those never need); one with forbidden
   // picks costs at least 10^18, so the bound, capped there, bounds every optimum.
-  return std::min<Total>(certify(r_, lambda, msg, o_.scale_bits), kForbidden);
+  const Total bound = certify(r_, lambda, msg, o_.scale_bits);
+  if (bound > best_) {
+    best_lambda_ = std::move(lambda);
+    best_msg_ = std::move(msg);
+  }
+  return std::min<Total>(bound, kForbidden);
 }
 
 Total BoundEngine::step(std::optional<Total> upper, const StopControl* stop) {

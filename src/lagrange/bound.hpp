@@ -29,12 +29,29 @@ namespace iopddl {
 
 class StopControl;
 
+// The priced and reparametrised problem a certified bound is read from, in units of
+// 2^-scale_bits: for every assignment x that fits the limit,
+//   scale * cost(x) >= sum_g node[g][x_g] + sum_e edge[e][x_u, x_v] + constant,
+// with every edge entry >= 0 and every edge table's minimum 0, so the bound is the node
+// minima plus the constant. An exact search proves optimality against it (exact/).
+struct Reparametrisation {
+  Total scale = 1;
+  std::vector<std::size_t> node_begin;  // per group: its first entry in node
+  std::vector<Total> node;
+  std::vector<std::size_t> edge_begin;  // per edge: its table in edge (row-major in edge_u)
+  std::vector<Total> edge;
+  Total constant = 0;  // minus the multipliers times the limit
+  const Total* costs(std::uint32_t g) const { return node.data() + node_begin[g]; }
+  const Total* table(std::uint32_t e) const { return edge.data() + edge_begin[e]; }
+};
+
 // The certified bound for multipliers `lambda` (per segment of the input, in units of
 // 2^-scale_bits, each >= 0) and integer messages `msg` (same units; per edge e, k_u entries
 // into edge_u then k_v into edge_v, edges in order). Exact: 128-bit sums of int64 costs.
-// The multipliers must respect certify_cap().
+// The multipliers must respect certify_cap(). With `out`, the reparametrised problem the
+// bound is read from is kept there too.
 Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vector<Total>& msg,
-              int scale_bits);
+              int scale_bits, Reparametrisation* out = nullptr);
 
 // The largest sum of multipliers (scaled) for which certify() cannot overflow.
 Total certify_cap(const Reduced& r);
@@ -52,6 +69,8 @@ class BoundEngine {
   Total best() const { return best_; }  // the best certified bound so far
   std::uint64_t steps() const { return steps_; }
   const std::vector<double>& multipliers() const { return lambda_; }  // per segment
+  // The reparametrised problem of the best bound so far (empty before the first step).
+  Reparametrisation best_reparametrisation() const;
   void set_multipliers(const std::vector<double>& lambda);
   // The last step's priced labelling (it may overload memory) and whether it fits.
   const std::vector<Strategy>& labelling() const { return x_; }
@@ -61,7 +80,7 @@ class BoundEngine {
 
  private:
   void price();
-  Total certify_now() const;
+  Total certify_now();
   void move_multipliers(Total target, Total bound);
 
   const Reduced& r_;
@@ -73,6 +92,7 @@ class BoundEngine {
   std::vector<Strategy> x_;
   bool fits_ = false;
   Total best_;
+  std::vector<Total> best_lambda_, best_msg_;  // the integers of the best bound
   std::uint64_t steps_ = 0, since_best_ = 0, work_ = 0;
   double factor_;
 };

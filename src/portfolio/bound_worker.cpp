@@ -4,13 +4,47 @@
 #include <chrono>
 #include <thread>
 
+#include "../exact/proof_search.hpp"
+#include "../local/state.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 
 namespace iopddl {
 
-BoundWorker::BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o)
-    : r_(r), engine_(r, network, o) {}
+BoundWorker::BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o,
+                         const ExactOptions& exact)
+    : r_(r), engine_(r, network, o), exact_(exact) {}
+
+bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log) {
+  if (exact_.prove_nodes == 0 || r_.num_nodes() > static_cast<std::size_t>(exact_.prove_max_groups))
+    return false;
+  const auto gap = store.gap();
+  if (!gap || *gap > exact_.prove_gap || store.proven_optimal()) return false;
+  auto [incumbent, has] = store.snapshot();
+  std::vector<Strategy> x;
+  if (!has || !r_.contract(incumbent, x)) return false;
+  LocalState state(r_);
+  state.assign(x);
+  if (!state.feasible() || state.cost() >= kForbidden) return false;
+  const Reparametrisation rep = engine_.best_reparametrisation();
+  ProofSearch search(r_, rep);
+  const std::uint64_t budget = exact_.prove_nodes << std::min(proofs_++, 30);
+  const ProofSearch::Outcome out = search.run(state, budget, stop);
+  const std::vector<Strategy> a = r_.expand(state.assignment());
+  const Evaluation e = evaluate(r_.original(), a);
+  if (!e.feasible) return true;  // cannot happen: the search checks memory exactly
+  if (out.improved && store.offer(a, e.cost, "proof"))
+    log.info("proof search: cost %s", to_string(e.cost).c_str());
+  if (out.complete) {
+    store.offer_bound(e.cost, "proof");  // a finished search is its own certificate
+    log.info("proof search finished (%llu search nodes): cost %s is optimal",
+             static_cast<unsigned long long>(out.nodes), to_string(e.cost).c_str());
+  } else {
+    log.info("proof search cut off after %llu search nodes",
+             static_cast<unsigned long long>(out.nodes));
+  }
+  return true;
+}
 
 bool BoundWorker::closed(const IncumbentStore& store, double gap_limit) {
   if (store.proven_optimal()) return true;
@@ -57,6 +91,7 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
          !stop_if_closed(stop, store, log, gap_limit)) {
     const auto start = Clock::now();
     step(stop, store, log, true);
+    if (!stop.should_stop()) prove(stop, store, log);
     if (stop_if_closed(stop, store, log, gap_limit) || share >= 1) continue;
     // Rests (1 / share - 1) times the step's time, waking every 10 ms to look at the stop.
     const auto rest = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -82,7 +117,7 @@ BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& 
     }
   }();
   const CostNetwork network = CostNetwork::from_reduced(r);
-  BoundWorker worker(r, network, o.bound);
+  BoundWorker worker(r, network, o.bound, o.exact);
   worker.step(stop, store, log, true);  // one step at least, for a bound whatever the time left
   const std::atomic<bool> never{false};
   worker.run(stop, store, log, 1, o.gap_limit, never);

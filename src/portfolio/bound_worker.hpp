@@ -1,7 +1,8 @@
 // The portfolio's bound: a BoundEngine stepped beside the workers (or alone, for `iopddl
 // bound`), each better certified bound offered to the incumbent store, the gap logged, and
 // the run stopped once the bound meets the best cost (proven optimal) or the gap is within
-// the --gap-limit. A priced labelling that fits the limit is an answer too.
+// the --gap-limit. A priced labelling that fits the limit is an answer too. Once the gap is
+// small, proof searches (exact/) take turns with the steps.
 #pragma once
 
 #include <atomic>
@@ -17,7 +18,8 @@ namespace iopddl {
 
 class BoundWorker {
  public:
-  BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o);
+  BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o,
+              const ExactOptions& exact);
 
   // Steps until `stop` says stop or `done` is set, taking `share` of one thread's time
   // (sleeping between steps; 1: no sleep). Requests `stop` when the bound proves the best
@@ -27,6 +29,10 @@ class BoundWorker {
   // One step; returns whether the certified bound improved. With `answers`, a priced
   // labelling that fits the limit is offered to the store.
   bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);
+  // A proof search from the store's best, when the gap is small enough (ExactOptions):
+  // a cheaper answer it finds is offered, and a finished search proves the best optimal.
+  // Returns whether it ran.
+  bool prove(const StopControl& stop, IncumbentStore& store, Log& log);
   // Whether the run may stop: the best is proven optimal, or within `gap_limit` (> 0).
   static bool closed(const IncumbentStore& store, double gap_limit);
 
@@ -36,6 +42,8 @@ class BoundWorker {
  private:
   const Reduced& r_;
   BoundEngine engine_;
+  ExactOptions exact_;
+  int proofs_ = 0;  // proof searches run (each doubles the next one's budget)
 };
 
 }  // namespace iopddl

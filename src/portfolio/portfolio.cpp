@@ -403,7 +403,7 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   network_ = std::make_unique<CostNetwork>(CostNetwork::from_reduced(r));
   const SolveResult exact = solve_small_exactly(stop, store);
   if (o_.bound.share > 0 && first_worker_ == 0 && exact.status != SolveStatus::kOptimal)
-    bound_ = std::make_unique<BoundWorker>(r, *network_, o_.bound);
+    bound_ = std::make_unique<BoundWorker>(r, *network_, o_.bound, o_.exact);
   const double unit = memory_price_unit(r);
   const int threads = std::min(
       SolverOptions::kMaxThreads,
@@ -483,6 +483,7 @@ void Portfolio::bound_after(StopControl& stop, IncumbentStore& store) {
   while (!own.should_stop() && !BoundWorker::closed(store, o_.gap_limit)) {
     bound_->step(own, store, log_, false);
     own.charge(bound_->engine().work());
+    if (!own.should_stop()) bound_->prove(own, store, log_);
   }
 }
 
