@@ -29,25 +29,13 @@ Total ceil_div(Total a, Total b) {
   return q * b < a ? q + 1 : q;
 }
 
-// Calls f with every assignment of the reduced problem.
-void for_each_reduced_assignment(const Reduced& r,
-                                 const std::function<void(const std::vector<Strategy>&)>& f) {
-  std::vector<Strategy> x(r.num_nodes(), 0);
-  for (;;) {
-    f(x);
-    std::size_t g = 0;
-    while (g < x.size() && ++x[g] == r.strategies(static_cast<std::uint32_t>(g))) x[g++] = 0;
-    if (g == x.size()) return;
-  }
-}
-
 // The exact Lagrangian at integer multipliers `lambda` (units of 2^-kBits) by enumeration
 // of the reduced problem: ceil(min_x [S cost(x) + sum_t lambda_t (usage_t(x) - limit)] / S).
 Total brute_force_lagrangian(const Reduced& r, const std::vector<Total>& lambda) {
   const Problem& p = r.original();
   Total best = 0;
   bool first = true;
-  for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
+  test::for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
     Total v = 0;
     for (std::uint32_t g = 0; g < r.num_nodes(); ++g) v += kScale * r.costs(g)[x[g]];
     for (std::uint32_t e = 0; e < r.num_edges(); ++e)
@@ -322,7 +310,7 @@ TEST_CASE("the reparametrised problem keeps every assignment's cost, priced by t
     Reparametrisation rep;
     const Total bound = certify(r, lambda, msg, kBits, &rep);
     CHECK(std::all_of(rep.edge.begin(), rep.edge.end(), [](Total x) { return x >= 0; }));
-    for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
+    test::for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
       Total sum = rep.constant;
       for (std::uint32_t g = 0; g < r.num_nodes(); ++g) sum += rep.costs(g)[x[g]];
       for (std::uint32_t e = 0; e < r.num_edges(); ++e)

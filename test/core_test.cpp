@@ -21,17 +21,6 @@ using namespace iopddl;
 
 namespace {
 
-void for_each_reduced(const Reduced& r,
-                      const std::function<void(const std::vector<Strategy>&)>& f) {
-  std::vector<Strategy> x(r.num_nodes(), 0);
-  for (;;) {
-    f(x);
-    std::size_t g = 0;
-    while (g < x.size() && ++x[g] == r.strategies(static_cast<std::uint32_t>(g))) x[g++] = 0;
-    if (g == x.size()) return;
-  }
-}
-
 // A random tree-shaped problem of `least` to least + 6 nodes (1-4 strategies each, costs
 // below 100) with no memory limit: node v hangs below an earlier node.
 Problem random_tree_problem(Rng& rng, int least) {
@@ -108,7 +97,7 @@ TEST_CASE("presolve then undo keeps the brute-force optimum and every cost exact
     Reduced r = Reduced::build(p);
     if (r.stats().infeasible_forbidden) continue;
     std::optional<Total> best;
-    for_each_reduced(r, [&](const std::vector<Strategy>& x) {
+    test::for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
       LocalState st(r);
       st.assign(x);
       Evaluation e = evaluate(p, r.expand(x));
@@ -184,7 +173,7 @@ TEST_CASE("presolve folds a chain of forced nodes, in either edge direction, in 
     CHECK(r.stats().folded_nodes == static_cast<std::size_t>(n - 1));
     CHECK(r.stats().rounds <= 3);  // one to fold, at most one for dominance, one to finish
     std::optional<Total> best;
-    for_each_reduced(r, [&](const std::vector<Strategy>& x) {
+    test::for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
       Evaluation e = evaluate(p, r.expand(x));
       CHECK(e.forbidden_picks == 0);
       if (e.feasible && (!best || e.cost < *best)) best = e.cost;

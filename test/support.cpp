@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "iopddl/solve.hpp"
+#include "reduce/reduced.hpp"
 
 namespace iopddl::test {
 
@@ -45,15 +46,32 @@ Problem random_problem(Rng& rng, const TinySpec& spec) {
   return std::move(b).build();
 }
 
-void for_each_assignment(const Problem& p,
-                         const std::function<void(const std::vector<Strategy>&)>& f) {
-  std::vector<Strategy> a(p.num_nodes(), 0);
+namespace {
+
+// Every labelling of n items with labels(i) labels each, in lexicographic order.
+void for_each_labelling(std::size_t n, const std::function<Strategy(std::size_t)>& labels,
+                        const std::function<void(const std::vector<Strategy>&)>& f) {
+  std::vector<Strategy> a(n, 0);
   for (;;) {
     f(a);
     std::size_t v = 0;
-    while (v < a.size() && ++a[v] == p.strategies(static_cast<NodeId>(v))) a[v++] = 0;
+    while (v < a.size() && ++a[v] == labels(v)) a[v++] = 0;
     if (v == a.size()) return;
   }
+}
+
+}  // namespace
+
+void for_each_assignment(const Problem& p,
+                         const std::function<void(const std::vector<Strategy>&)>& f) {
+  for_each_labelling(
+      p.num_nodes(), [&](std::size_t v) { return p.strategies(static_cast<NodeId>(v)); }, f);
+}
+
+void for_each_reduced_assignment(const Reduced& r,
+                                 const std::function<void(const std::vector<Strategy>&)>& f) {
+  for_each_labelling(
+      r.num_nodes(), [&](std::size_t g) { return r.strategies(static_cast<std::uint32_t>(g)); }, f);
 }
 
 std::optional<Total> brute_force_optimum(const Problem& p, bool forbidden_free) {

@@ -13,6 +13,10 @@
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
 
+namespace iopddl {
+class Reduced;
+}
+
 namespace iopddl::test {
 
 struct TinySpec {
@@ -32,6 +36,9 @@ Problem random_problem(Rng& rng, const TinySpec& spec);
 // Every assignment, in lexicographic order (for brute force on tiny problems).
 void for_each_assignment(const Problem& p,
                          const std::function<void(const std::vector<Strategy>&)>& f);
+// The same for the groups of a reduced problem.
+void for_each_reduced_assignment(const Reduced& r,
+                                 const std::function<void(const std::vector<Strategy>&)>& f);
 
 // The cheapest feasible assignment by enumeration (nullopt if none is feasible); with
 // `forbidden_free`, only among assignments that pick no forbidden (10^18) entry.

@@ -72,6 +72,8 @@ class StopControl {
   void charge(std::uint64_t units) const {
     if (meter_ != nullptr) meter_->done += units;
   }
+  // The work counted on the meter so far (0 without one).
+  std::uint64_t work_done() const { return meter_ != nullptr ? meter_->done : 0; }
 
   // Brings the deadline `seconds` earlier (time reserved for work after the solver).
   void reserve(double seconds) {

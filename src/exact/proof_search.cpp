@@ -70,8 +70,10 @@ void ProofSearch::add_to_later(std::size_t i, Strategy s, int sign) {
 
 void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) {
   if (!complete_) return;
-  if (++nodes_ > node_limit_ ||
-      poll_.tick(depth < order_.size() ? r_.strategies(order_[depth]) : 1)) {
+  // A search node's work: the options it weighs and the memory cells placements touched.
+  const std::uint64_t work =
+      (depth < order_.size() ? r_.strategies(order_[depth]) : 1) + memory_.take_work();
+  if (++nodes_ > node_limit_ || poll_.tick(work)) {
     complete_ = false;
     return;
   }

@@ -25,6 +25,7 @@ struct NeighbourhoodStats {
   std::uint64_t improvements = 0;  // moves that lowered the cost
   Total gain = 0;                  // cost they removed, in all
   double seconds = 0;              // time spent in the batches
+  std::uint64_t work = 0;          // work units they counted (on the stop control's meter)
 };
 
 class Neighbourhood {
@@ -36,7 +37,9 @@ class Neighbourhood {
   int run(LocalState& state, Rng& rng, const StopControl& stop) {
     const Total before = state.cost();
     const auto start = stop.now();
+    const std::uint64_t work = stop.work_done();
     const int improved = batch(state, rng, stop);
+    stats_.work += stop.work_done() - work;
     ++stats_.calls;
     stats_.improvements += static_cast<std::uint64_t>(improved);
     stats_.gain += before - state.cost();

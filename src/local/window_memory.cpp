@@ -91,9 +91,11 @@ bool WindowMemory::place(std::size_t i, Strategy s) {
   if (blocked_) return false;
   const std::size_t slot = slot_begin_[i] + s;
   const std::size_t first = runs_begin_[slot], last = runs_begin_[slot + 1];
-  for (std::size_t k = first; k < last; ++k)
+  for (std::size_t k = first; k < last; ++k) {
+    work_ += runs_[k].hi - runs_[k].lo;
     for (std::uint32_t c = runs_[k].lo; c < runs_[k].hi; ++c)
       if (used_[c] + runs_[k].add > limit_) return false;
+  }
   for (std::size_t k = first; k < last; ++k)
     for (std::uint32_t c = runs_[k].lo; c < runs_[k].hi; ++c) used_[c] += runs_[k].add;
   return true;
@@ -102,8 +104,10 @@ bool WindowMemory::place(std::size_t i, Strategy s) {
 void WindowMemory::unplace(std::size_t i, Strategy s) {
   if (!limited_) return;
   const std::size_t slot = slot_begin_[i] + s;
-  for (std::size_t k = runs_begin_[slot]; k < runs_begin_[slot + 1]; ++k)
+  for (std::size_t k = runs_begin_[slot]; k < runs_begin_[slot + 1]; ++k) {
+    work_ += runs_[k].hi - runs_[k].lo;
     for (std::uint32_t c = runs_[k].lo; c < runs_[k].hi; ++c) used_[c] -= runs_[k].add;
+  }
 }
 
 }  // namespace iopddl

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "iopddl/types.hpp"
@@ -23,6 +24,8 @@ class WindowMemory {
   // exceed the limit.
   bool place(std::size_t i, Strategy s);
   void unplace(std::size_t i, Strategy s);
+  // Cells read or written since the last call (the work of the placements, for the meter).
+  std::uint64_t take_work() { return std::exchange(work_, 0); }
 
  private:
   struct Run {
@@ -31,6 +34,7 @@ class WindowMemory {
   };
   bool limited_ = false;
   bool blocked_ = false;  // over the limit with the window at its floor
+  std::uint64_t work_ = 0;
   Total limit_ = 0;
   std::vector<Total> used_;              // per cell
   std::vector<Run> runs_;                // per window group and strategy, in CSR

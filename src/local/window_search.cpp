@@ -100,8 +100,10 @@ void WindowSearch::time_window(const LocalState& state, Rng& rng) {
 // memory is checked against the limit with unplaced nodes at their floor (exact pruning).
 void WindowSearch::dfs(std::size_t depth, Total partial) {
   if (!complete_) return;
-  // A search node's work: the options it weighs.
-  const std::uint64_t work = depth < window_.size() ? r_.strategies(window_[depth]) : 1;
+  // A search node's work: the options it weighs, and the memory cells its parent's
+  // placements touched.
+  const std::uint64_t work =
+      (depth < window_.size() ? r_.strategies(window_[depth]) : 1) + memory_.take_work();
   if (++nodes_ > node_limit_ || poll_.tick(work)) {
     complete_ = false;
     return;

@@ -240,7 +240,10 @@ class Worker {
       Neighbourhood& n = *list[i];
       const NeighbourhoodStats before = n.stats();
       const bool improved = n.run(state_, rng_, stop) > 0;
-      payoff_.record(i, n.stats().gain - before.gain, n.stats().seconds - before.seconds);
+      // Deterministic runs judge by work, which is the same in every run; time is not.
+      const double spent = o_.deterministic ? static_cast<double>(n.stats().work - before.work)
+                                            : n.stats().seconds - before.seconds;
+      payoff_.record(i, n.stats().gain - before.gain, spent);
       if (!improved) {
         dry[i] = true;
         continue;
