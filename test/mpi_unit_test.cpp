@@ -20,7 +20,8 @@ TEST_CASE("a checkpoint survives a write and read round trip") {
   c.assignment = {3, 0, 2, 7};
   c.cost = "123456789012345678901234567890";
   c.prices = {0.0, 1.5, 1e-300, 3.25e12};
-  c.lower_bound = "42";
+  c.lower_bound = "-170141183460469231731687303715884105";
+  c.bound_multipliers = {0.25, 0.0, 7e-9};
   c.seed = 9;
   c.elapsed = 12.5;
   c.rounds = 77;
@@ -34,6 +35,9 @@ TEST_CASE("a checkpoint survives a write and read round trip") {
   for (std::size_t i = 0; i < c.prices.size(); ++i)
     CHECK(d.prices[i] == doctest::Approx(c.prices[i]).epsilon(1e-12));
   CHECK(d.lower_bound == c.lower_bound);
+  REQUIRE(d.bound_multipliers.size() == 3);
+  CHECK(d.bound_multipliers[0] == 0.25);
+  CHECK(d.bound_multipliers[2] == doctest::Approx(7e-9).epsilon(1e-12));
   CHECK(d.seed == 9);
   CHECK(d.elapsed == 12.5);
   CHECK(d.rounds == 77);

@@ -10,12 +10,13 @@
 namespace iopddl::mpi {
 
 struct Checkpoint {
-  std::uint64_t fingerprint = 0;     // of the instance (see fingerprint())
-  std::string instance;              // its name, for messages
-  std::vector<Strategy> assignment;  // the incumbent, in the input's numbering (may be empty)
-  std::string cost;                  // its exact cost (decimal, 128-bit)
-  std::vector<double> prices;        // per-member memory multipliers of the reduced problem
-  std::string lower_bound;           // best lower bound known (decimal)
+  std::uint64_t fingerprint = 0;          // of the instance (see fingerprint())
+  std::string instance;                   // its name, for messages
+  std::vector<Strategy> assignment;       // the incumbent, in the input's numbering (may be empty)
+  std::string cost;                       // its exact cost (decimal, 128-bit)
+  std::vector<double> prices;             // per-member memory multipliers of the reduced problem
+  std::string lower_bound;                // best certified lower bound (decimal; empty: none)
+  std::vector<double> bound_multipliers;  // the bound engine's, per time segment (may be empty)
   std::uint64_t seed = 0;
   double elapsed = 0;        // seconds the run had been going
   std::uint64_t rounds = 0;  // synchronisations done

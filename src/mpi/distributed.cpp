@@ -101,6 +101,19 @@ Total region_round(const Reduced& r, const Partition& part, const CopyLayout& co
   return static_cast<Total>(std::floor(bound - 1e-9 * std::fabs(bound) - 1.0));
 }
 
+// A decimal integer (a checkpoint's bound), or nothing if the text is not one.
+std::optional<Total> parse_decimal(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const bool negative = text[0] == '-';
+  if (negative && text.size() == 1) return std::nullopt;
+  Total value = 0;
+  for (std::size_t i = negative ? 1 : 0; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9' || value > (Total{1} << 120)) return std::nullopt;
+    value = value * 10 + (text[i] - '0');
+  }
+  return negative ? -value : value;
+}
+
 // A checkpoint to resume from, refused before anything else if it is of another instance.
 std::optional<Checkpoint> load_resume(const Problem& p, const DistributedOptions& d,
                                       std::uint64_t print) {
@@ -128,6 +141,11 @@ void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const P
              to_string(e.cost).c_str(), resume.elapsed);
   }
   portfolio.set_prices(resume.prices);
+  portfolio.set_bound_multipliers(resume.bound_multipliers);
+  if (const std::optional<Total> bound = parse_decimal(resume.lower_bound)) {
+    store.offer_bound(*bound, "checkpoint");  // certified by the run that wrote it
+    log.info("resumed the certified bound %s", to_string(*bound).c_str());
+  }
 }
 
 // The region workers (with more than one rank): every rank solves its own region under the
@@ -291,7 +309,10 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
       c.fingerprint = print;
       c.instance = p.name();
       c.prices = prices;
-      c.lower_bound = to_string(std::max(lower_bound, store.bound().value_or(lower_bound)));
+      // The certified bound only (the regions' dual is computed in doubles), and the bound
+      // engine's multipliers, so that a resumed run continues the ascent.
+      if (store.bound()) c.lower_bound = to_string(*store.bound());
+      c.bound_multipliers = portfolio.bound_multipliers();
       c.seed = o.seed;
       c.elapsed = stop.elapsed();
       c.rounds = epoch + 1;

@@ -57,6 +57,14 @@ case $check in
     last_line_feasible second.txt
     second=$("$bin" evaluate --json "$instance" second.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
     [[ $second -le $first ]] || { echo "resumed run is worse: $second > $first"; exit 1; }
+    # The certified bound goes on from the checkpoint's (with its multipliers).
+    kept=$(sed -n 's/.*resumed the certified bound \(-\{0,1\}[0-9]*\).*/\1/p' second.txt)
+    [[ -n $kept ]] || { echo "the certified bound was not resumed"; exit 1; }
+    # Every bound the resumed run reports (its progress lines, its final line) starts there.
+    while read -r bound; do
+      ((bound >= kept)) || { echo "resumed run reports bound $bound below $kept"; exit 1; }
+    done < <(sed -n -e 's/^# \[[ 0-9.]*\] bound \(-\{0,1\}[0-9]*\),.*/\1/p' \
+      -e 's/.*certified lower bound \(-\{0,1\}[0-9]*\).*/\1/p' second.txt)
     # A checkpoint of another instance and a corrupt one are refused with a clear message.
     status=0
     run solve "$other" --resume ck.txt > other.txt 2> err.txt || status=$?
