@@ -1,6 +1,8 @@
 // Large-neighbourhood search: free a window of reduced nodes and re-solve it exactly with
-// everything else fixed, by depth-first branch-and-bound on the incremental state (so memory
-// is checked against the true limit at every step). Two kinds of window:
+// everything else fixed, by depth-first branch-and-bound (forward checking: each open
+// node's least cost given its fixed and placed neighbours), memory checked against the
+// true limit at every step in the window's own time cells (window_memory.hpp). Two kinds
+// of window:
 //  - in the graph: connected, grown breadth-first from a random seed node;
 //  - in time: nodes live at one well-filled time point, whose usage there depends on their
 //    strategy. These trade memory between nodes that share no edge, which is what a
