@@ -146,7 +146,7 @@ struct ExactOptions {
   // optimal. Below a gap of 0.1 % most strategies are out of reach of a cheaper answer;
   // above it the searches on the shared instances did not finish (tuning.csv: exact.prove-gap).
   double prove_gap = 0.001;
-  int prove_max_groups = 5000;
+  int prove_max_groups = 2000;  // the reparametrised tables take 16 bytes an entry
   std::uint64_t prove_nodes = 1'000'000;
 };
 
