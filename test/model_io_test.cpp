@@ -273,3 +273,11 @@ TEST_CASE("to_string prints 128-bit totals exactly") {
   Total big = Total{1} << 100;
   CHECK(to_string(big) == "1267650600228229401496703205376");
 }
+
+TEST_CASE("parse_total reads back what to_string prints, and nothing else") {
+  for (Total v : {Total{0}, Total{-42}, Total{1} << 100, -(Total{1} << 120) + 7})
+    CHECK(parse_total(to_string(v)) == v);
+  for (const char* bad :
+       {"", "-", "12a", "+5", " 1", "1.0", "12345678901234567890123456789012345678"})
+    CHECK_FALSE(parse_total(bad).has_value());
+}

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace iopddl {
 
@@ -26,5 +28,8 @@ inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
 
 // Decimal text of a 128-bit integer (std::to_string has no overload for it).
 std::string to_string(Total value);
+// The reverse: an optional '-' and 1 to 37 decimal digits (always within 128 bits), or
+// nothing if the text is not that.
+std::optional<Total> parse_total(std::string_view text);
 
 }  // namespace iopddl

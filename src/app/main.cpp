@@ -183,16 +183,9 @@ struct BoundCommand {
 
 // A decimal integer within 128 bits (a lower bound may exceed int64 with forbidden picks).
 Total parse_total(const std::string& option, const std::string& text) {
-  std::size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
-  if (i == text.size() || text.size() - i > 37)
-    throw OptionError(option + ": expected a decimal integer, found '" + text + "'");
-  Total v = 0;
-  for (; i < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9')
-      throw OptionError(option + ": expected a decimal integer, found '" + text + "'");
-    v = v * 10 + (text[i] - '0');
-  }
-  return text[0] == '-' ? -v : v;
+  const std::optional<Total> v = iopddl::parse_total(text);
+  if (!v) throw OptionError(option + ": expected a decimal integer, found '" + text + "'");
+  return *v;
 }
 
 struct EvaluateCommand {

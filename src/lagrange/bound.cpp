@@ -65,7 +65,7 @@ Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vec
   // Each edge: its entries minus the messages it sent, whose values the ends receive; then
   // its row minima into edge_u and the column minima of what is left into edge_v.
   std::size_t at = 0;
-  std::vector<Total> column;
+  std::vector<Total> column, row_least;
   if (out != nullptr) {
     out->edge_begin.assign(r.num_edges() + 1, 0);
     for (std::uint32_t e = 0; e < r.num_edges(); ++e)
@@ -85,11 +85,13 @@ Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vec
     for (Strategy a = 0; a < ku; ++a) nu[a] += to_u[a];
     for (Strategy b = 0; b < kv; ++b) nv[b] += to_v[b];
     column.assign(kv, Total{1} << 126);
+    row_least.resize(ku);
     const Cost* t = r.table(e);
     for (Strategy a = 0; a < ku; ++a) {
       const Cost* row = t + static_cast<std::size_t>(a) * kv;
       Total least = Total{1} << 126;
       for (Strategy b = 0; b < kv; ++b) least = std::min(least, scale * row[b] - to_u[a] - to_v[b]);
+      row_least[a] = least;
       nu[a] += least;
       for (Strategy b = 0; b < kv; ++b)
         column[b] = std::min(column[b], scale * row[b] - to_u[a] - to_v[b] - least);
@@ -100,11 +102,9 @@ Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vec
     Total* left = out->edge.data() + out->edge_begin[e];
     for (Strategy a = 0; a < ku; ++a) {
       const Cost* row = t + static_cast<std::size_t>(a) * kv;
-      Total least = Total{1} << 126;
-      for (Strategy b = 0; b < kv; ++b) least = std::min(least, scale * row[b] - to_u[a] - to_v[b]);
       for (Strategy b = 0; b < kv; ++b)
         left[static_cast<std::size_t>(a) * kv + b] =
-            scale * row[b] - to_u[a] - to_v[b] - least - column[b];
+            scale * row[b] - to_u[a] - to_v[b] - row_least[a] - column[b];
     }
   }
   Total bound = 0;

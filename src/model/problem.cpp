@@ -23,6 +23,17 @@ std::string to_string(Total value) {
   return digits;
 }
 
+std::optional<Total> parse_total(std::string_view text) {
+  const std::size_t first = !text.empty() && text[0] == '-' ? 1 : 0;
+  if (first == text.size() || text.size() - first > 37) return std::nullopt;
+  Total v = 0;
+  for (std::size_t i = first; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    v = v * 10 + (text[i] - '0');
+  }
+  return first == 1 ? -v : v;
+}
+
 void ProblemBuilder::reserve_nodes(std::size_t nodes, std::size_t strategies) {
   p_.strategy_begin_.reserve(nodes + 1);
   p_.interval_lo_.reserve(nodes);

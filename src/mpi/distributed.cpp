@@ -101,19 +101,6 @@ Total region_round(const Reduced& r, const Partition& part, const CopyLayout& co
   return static_cast<Total>(std::floor(bound - 1e-9 * std::fabs(bound) - 1.0));
 }
 
-// A decimal integer (a checkpoint's bound), or nothing if the text is not one.
-std::optional<Total> parse_decimal(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  const bool negative = text[0] == '-';
-  if (negative && text.size() == 1) return std::nullopt;
-  Total value = 0;
-  for (std::size_t i = negative ? 1 : 0; i < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9' || value > (Total{1} << 120)) return std::nullopt;
-    value = value * 10 + (text[i] - '0');
-  }
-  return negative ? -value : value;
-}
-
 // A checkpoint to resume from, refused before anything else if it is of another instance.
 std::optional<Checkpoint> load_resume(const Problem& p, const DistributedOptions& d,
                                       std::uint64_t print) {
@@ -142,7 +129,7 @@ void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const P
   }
   portfolio.set_prices(resume.prices);
   portfolio.set_bound_multipliers(resume.bound_multipliers);
-  if (const std::optional<Total> bound = parse_decimal(resume.lower_bound)) {
+  if (const std::optional<Total> bound = parse_total(resume.lower_bound)) {
     store.offer_bound(*bound, "checkpoint");  // certified by the run that wrote it
     log.info("resumed the certified bound %s", to_string(*bound).c_str());
   }
