@@ -48,6 +48,14 @@ class LocalState {
   // it moved.
   bool try_move(std::uint32_t g, Strategy s, Total d);
 
+  // Members of g that use memory and whose usage depends on its strategy (no others change
+  // the usage profile when g moves), and each member's floor: its least usage over g's
+  // strategies.
+  std::span<const std::size_t> varying(std::uint32_t g) const {
+    return {vary_.data() + vary_begin_[g], vary_begin_[g + 1] - vary_begin_[g]};
+  }
+  Usage floor(std::size_t mi) const { return floor_[mi]; }
+
   // For exact window searches: lift() lowers g's usage in the profile to its floor (each
   // member's smallest usage over g's strategies), so that place() only ever adds usage and
   // a placement over the limit proves every completion infeasible. While lifted, g keeps
@@ -80,9 +88,7 @@ class LocalState {
   bool limited_;
   Total limit_;
   std::vector<Usage> floor_;  // per member: its smallest usage over the group's strategies
-  // Per group, in CSR: its members that use memory and whose usage depends on the strategy
-  // (the only ones lift and place touch).
-  std::vector<std::size_t> vary_begin_, vary_;
+  std::vector<std::size_t> vary_begin_, vary_;  // varying(), in CSR
   // The deltas cache: per group, its deltas (at strategy offsets) and the clock when they
   // were computed; they are valid if computed after the group's neighbourhood last changed
   // (changed_) and after the last change to everything (valid_from_).

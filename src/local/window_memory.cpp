@@ -20,18 +20,11 @@ void WindowMemory::build(const LocalState& state, const std::vector<std::uint32_
   blocked_ = state.usage().max() > limit_;
   // Cells: the compressed time between consecutive endpoints of members whose usage varies.
   std::vector<std::uint32_t> points;
-  const auto varies = [&](std::size_t mi, std::uint32_t g) {
-    if (!p.has_memory(r.member_node(mi))) return false;
-    for (Strategy s = 1; s < r.strategies(g); ++s)
-      if (r.member_usage(mi, s) != r.member_usage(mi, 0)) return true;
-    return false;
-  };
   for (std::uint32_t g : window)
-    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi)
-      if (varies(mi, g)) {
-        points.push_back(p.seg_lo(r.member_node(mi)));
-        points.push_back(p.seg_hi(r.member_node(mi)));
-      }
+    for (std::size_t mi : state.varying(g)) {
+      points.push_back(p.seg_lo(r.member_node(mi)));
+      points.push_back(p.seg_hi(r.member_node(mi)));
+    }
   std::sort(points.begin(), points.end());
   points.erase(std::unique(points.begin(), points.end()), points.end());
   const std::size_t cells = points.empty() ? 0 : points.size() - 1;
@@ -44,42 +37,35 @@ void WindowMemory::build(const LocalState& state, const std::vector<std::uint32_
   // Per group and strategy: usage above the floor per cell, by a difference array over the
   // group's span, then run-length encoded (cells where it is zero are left out).
   std::vector<Total> diff;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> span;  // per varying member: its cells
   for (std::size_t i = 0; i < window.size(); ++i) {
     const std::uint32_t g = window[i];
+    const auto members = state.varying(g);
+    span.clear();
     std::uint32_t lo = static_cast<std::uint32_t>(cells), hi = 0;
-    std::vector<std::size_t> members;
-    std::vector<Usage> floors;
-    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi)
-      if (varies(mi, g)) {
-        members.push_back(mi);
-        Usage floor = r.member_usage(mi, 0);
-        for (Strategy t = 1; t < r.strategies(g); ++t)
-          floor = std::min(floor, r.member_usage(mi, t));
-        floors.push_back(floor);
-        lo = std::min(lo, cell(p.seg_lo(r.member_node(mi))));
-        hi = std::max(hi, cell(p.seg_hi(r.member_node(mi))));
-      }
+    for (std::size_t mi : members) {
+      const NodeId v = r.member_node(mi);
+      span.push_back({cell(p.seg_lo(v)), cell(p.seg_hi(v))});
+      lo = std::min(lo, span.back().first);
+      hi = std::max(hi, span.back().second);
+    }
     for (Strategy s = 0; s < r.strategies(g); ++s) {
       const std::size_t slot = slot_begin_[i] + s;
-      if (!members.empty()) {
-        diff.assign(hi - lo + 1, 0);
-        for (std::size_t m = 0; m < members.size(); ++m) {
-          const std::size_t mi = members[m];
-          const Total add = Total{r.member_usage(mi, s)} - floors[m];
-          const NodeId v = r.member_node(mi);
-          diff[cell(p.seg_lo(v)) - lo] += add;
-          diff[cell(p.seg_hi(v)) - lo] -= add;
-        }
-        Total level = 0;
-        for (std::uint32_t c = lo; c < hi; ++c) {
-          level += diff[c - lo];
-          if (level == 0) continue;
-          if (!runs_.empty() && runs_begin_[slot] < runs_.size() && runs_.back().hi == c &&
-              runs_.back().add == level)
-            ++runs_.back().hi;
-          else
-            runs_.push_back({c, c + 1, level});
-        }
+      runs_begin_[slot] = runs_.size();
+      diff.assign(members.empty() ? 0 : hi - lo + 1, 0);
+      for (std::size_t m = 0; m < members.size(); ++m) {
+        const Total add = Total{r.member_usage(members[m], s)} - state.floor(members[m]);
+        diff[span[m].first - lo] += add;
+        diff[span[m].second - lo] -= add;
+      }
+      Total level = 0;
+      for (std::uint32_t c = lo; c < hi; ++c) {
+        level += diff[c - lo];
+        if (level == 0) continue;
+        if (runs_.size() > runs_begin_[slot] && runs_.back().hi == c && runs_.back().add == level)
+          ++runs_.back().hi;  // the same as the cell before: one run
+        else
+          runs_.push_back({c, c + 1, level});
       }
       runs_begin_[slot + 1] = runs_.size();
     }
