@@ -167,3 +167,26 @@ TEST_CASE("min-fill elimination gives the width of trees, cycles and cliques") {
     }
   CHECK(width(build(9, grid)).width == 3);
 }
+
+TEST_CASE("maximum cardinality search takes the most connected next, ties to the earlier") {
+  ProblemBuilder b;
+  const std::vector<Cost> costs = {1, 2};
+  const std::vector<Usage> usages = {1, 1};
+  for (int v = 0; v < 6; ++v) b.add_node(0, 1, costs, usages);
+  const auto t = b.add_table(std::vector<Cost>(4, 1));
+  for (NodeId v = 1; v < 5; ++v) b.add_edge(v - 1, v, t);  // a path 0-...-4, and 5 alone
+  b.add_edge(0, 2, t);                                     // and a triangle 0-1-2
+  const Problem p = std::move(b).build();
+  const Reduced r = Reduced::build(p, /*fold=*/false);
+  const std::vector<std::uint32_t> groups = {3, 5, 4, 1, 0, 2};
+  std::vector<std::uint32_t> slot(r.num_nodes(), kNoIndex);
+  for (std::size_t i = 0; i < groups.size(); ++i) slot[groups[i]] = static_cast<std::uint32_t>(i);
+  // From 3: 4 and 2 have one ordered neighbour each (4 is earlier), then 2; then 1 and 0
+  // have one each (1 is earlier); then 0 (two); 5, with none, last.
+  CHECK(max_cardinality_order(r, groups, slot) == std::vector<std::uint32_t>{3, 4, 2, 1, 0, 5});
+  // Groups outside the set are ignored: without 2, 1 and 0 are reached from nothing.
+  slot.assign(r.num_nodes(), kNoIndex);
+  const std::vector<std::uint32_t> some = {0, 3, 1, 4};
+  for (std::size_t i = 0; i < some.size(); ++i) slot[some[i]] = static_cast<std::uint32_t>(i);
+  CHECK(max_cardinality_order(r, some, slot) == std::vector<std::uint32_t>{0, 1, 3, 4});
+}

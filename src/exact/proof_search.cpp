@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
+
+#include "../local/elimination.hpp"
 
 namespace iopddl {
 
@@ -21,25 +24,20 @@ ProofSearch::ProofSearch(const Reduced& r, const Reparametrisation& rep)
   for (std::size_t i = 0; i < n; ++i) begin_[i + 1] = begin_[i] + r_.strategies(order_[i]);
 }
 
-// Maximum cardinality search: next the group with the most placed neighbours (ties: the
-// most neighbours), so that open groups see their edges placed early and the bound rises.
+// Maximum cardinality search from the groups by decreasing degree: next the group with the
+// most placed neighbours (ties: the most neighbours), so that open groups see their edges
+// placed early and the bound rises.
 void ProofSearch::order() {
-  const std::size_t n = r_.num_nodes();
-  std::vector<std::uint32_t> placed(n, 0);
-  std::vector<char> taken(n, 0);
-  for (std::size_t step = 0; step < n; ++step) {
-    std::uint32_t next = kNoIndex;
-    for (std::uint32_t g = 0; g < n; ++g) {
-      if (taken[g]) continue;
-      if (next == kNoIndex || placed[g] > placed[next] ||
-          (placed[g] == placed[next] && r_.incident(g).size() > r_.incident(next).size()))
-        next = g;
-    }
-    taken[next] = 1;
-    position_[next] = static_cast<std::uint32_t>(order_.size());
-    order_.push_back(next);
-    for (std::uint32_t e : r_.incident(next)) ++placed[r_.other(e, next)];
-  }
+  std::vector<std::uint32_t> groups(r_.num_nodes());
+  std::iota(groups.begin(), groups.end(), 0u);
+  std::stable_sort(groups.begin(), groups.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return r_.incident(a).size() > r_.incident(b).size();
+  });
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    position_[groups[i]] = static_cast<std::uint32_t>(i);
+  order_ = max_cardinality_order(r_, groups, position_);
+  for (std::size_t i = 0; i < order_.size(); ++i)
+    position_[order_[i]] = static_cast<std::uint32_t>(i);
 }
 
 // Position i placed at s (sign +1) or taken back (-1): its edges to later positions add

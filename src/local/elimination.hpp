@@ -1,7 +1,9 @@
-// Greedy elimination orders of the reduced graph (or of a set of its groups): min-fill,
-// ties to the smaller domain. The width of the order bounds the tree-width from above, and
-// the largest bag's domain product (in log2) is the work of exact dynamic programming over
-// the matching tree decomposition: how hard a core is for exact search.
+// Orders of the reduced graph's groups (or of a set of them).
+//  - Min-fill elimination, ties to the smaller domain: the width of the order bounds the
+//    tree-width from above, and the largest bag's domain product (in log2) is the work of
+//    exact dynamic programming over the matching tree decomposition: how hard a core is.
+//  - Maximum cardinality search: the order exact branch-and-bound places groups in, each
+//    as soon as possible after its neighbours, so that open groups see their edges placed.
 #pragma once
 
 #include <cstdint>
@@ -19,5 +21,12 @@ struct Elimination {
 
 // Min-fill elimination of `groups` (all groups when empty), edges to groups outside ignored.
 Elimination min_fill_order(const Reduced& r, const std::vector<std::uint32_t>& groups = {});
+
+// Maximum cardinality search over `groups`: next the one with the most neighbours ordered
+// so far, ties to the earlier in `groups`. slot[g] is g's index in `groups` (kNoIndex for
+// groups outside, whose edges are ignored).
+std::vector<std::uint32_t> max_cardinality_order(const Reduced& r,
+                                                 const std::vector<std::uint32_t>& groups,
+                                                 const std::vector<std::uint32_t>& slot);
 
 }  // namespace iopddl

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "elimination.hpp"
 #include "iopddl/stop.hpp"
 #include "memory_index.hpp"
 
@@ -159,32 +160,12 @@ void WindowSearch::add_to_later(std::size_t i, Strategy s, int sign) {
   }
 }
 
-// Orders the window so that each node comes after as many of its window neighbours as
-// possible (maximum cardinality search from the first node): open nodes then see most of
-// their edges placed early, which is what the forward-checking bound needs.
-void WindowSearch::order_window() {
-  const std::size_t n = window_.size();
-  std::vector<std::uint32_t> placed_neighbours(n, 0), order;
-  std::vector<char> taken(n, 0);
-  order.reserve(n);
-  for (std::size_t step = 0; step < n; ++step) {
-    std::size_t next = n;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!taken[i] && (next == n || placed_neighbours[i] > placed_neighbours[next])) next = i;
-    taken[next] = 1;
-    order.push_back(window_[next]);
-    for (std::uint32_t e : r_.incident(window_[next])) {
-      const std::uint32_t j = position_[r_.other(e, window_[next])];
-      if (j != kNoIndex && !taken[j]) ++placed_neighbours[j];
-    }
-  }
-  window_ = std::move(order);
-  for (std::size_t i = 0; i < n; ++i) position_[window_[i]] = static_cast<std::uint32_t>(i);
-}
-
 bool WindowSearch::search_window(LocalState& state) {
-  order_window();
+  // Each node after as many of its window neighbours as possible, from the first node:
+  // open nodes then see most of their edges placed early, which the bound needs.
+  window_ = max_cardinality_order(r_, window_, position_);
   const std::size_t n = window_.size();
+  for (std::size_t i = 0; i < n; ++i) position_[window_[i]] = static_cast<std::uint32_t>(i);
   // later_: per window node, its edges to window nodes after it (parallel edges each once).
   later_begin_.assign(n + 1, 0);
   later_.clear();

@@ -53,7 +53,6 @@ class WindowSearch {
   void grow_window(Rng& rng);
   void time_window(const LocalState& state, Rng& rng);
   bool search_window(LocalState& state);  // true if it found a cheaper assignment
-  void order_window();
   void dfs(std::size_t depth, Total partial);
   void add_to_later(std::size_t i, Strategy s, int sign);
   Cost entry(const LocalState& state, std::uint32_t e) const;
