@@ -121,7 +121,7 @@ void WindowSearch::dfs(std::size_t depth, Total partial) {
   const std::uint32_t g = window_[depth];
   const Strategy k = r_.strategies(g);
   std::vector<std::pair<Total, Strategy>> options(static_cast<std::size_t>(k));
-  const Total* own = open_.data() + fixed_begin_[depth];
+  const Total* own = open_.data() + open_begin_[depth];
   for (Strategy s = 0; s < k; ++s) options[s] = {own[s], s};
   std::sort(options.begin(), options.end());
   const Total rest = open_sum_ - open_min_[depth];
@@ -148,7 +148,7 @@ void WindowSearch::add_to_later(std::size_t i, Strategy s, int sign) {
     const auto [e, j] = later_[l];
     const std::uint32_t h = window_[j];
     const Strategy kh = r_.strategies(h);
-    Total* open = open_.data() + fixed_begin_[j];
+    Total* open = open_.data() + open_begin_[j];
     const auto row = r_.slice(e, h, s);
     Total least = std::numeric_limits<Total>::max();
     for (Strategy t = 0; t < kh; ++t) {
@@ -181,17 +181,17 @@ bool WindowSearch::search_window(LocalState& state) {
     later_begin_[i + 1] = later_.size();
   }
   // open_[i][s] starts as node i's own cost plus its edges to nodes outside the window.
-  fixed_begin_.assign(n + 1, 0);
+  open_begin_.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i)
-    fixed_begin_[i + 1] = fixed_begin_[i] + static_cast<std::size_t>(r_.strategies(window_[i]));
-  open_.assign(fixed_begin_[n], 0);
+    open_begin_[i + 1] = open_begin_[i] + static_cast<std::size_t>(r_.strategies(window_[i]));
+  open_.assign(open_begin_[n], 0);
   open_min_.assign(n, 0);
   open_sum_ = 0;
   Total current = 0;  // the window's absolute cost now
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = window_[i];
     const Strategy k = r_.strategies(g);
-    Total* f = open_.data() + fixed_begin_[i];
+    Total* f = open_.data() + open_begin_[i];
     state.outside_costs(g, position_, f);
     open_min_[i] = *std::min_element(f, f + k);
     open_sum_ += open_min_[i];

@@ -70,9 +70,9 @@ class WindowSearch {
   std::vector<std::size_t> later_begin_;
   // Per window node and strategy: own cost, edges to fixed nodes and to placed window nodes.
   std::vector<Total> open_;
-  std::vector<std::size_t> fixed_begin_;  // open_'s offsets
-  std::vector<Total> open_min_;           // per window node: its least open_
-  Total open_sum_ = 0;                    // open_min_ summed over the nodes not yet placed
+  std::vector<std::size_t> open_begin_;  // open_'s offsets
+  std::vector<Total> open_min_;          // per window node: its least open_
+  Total open_sum_ = 0;                   // open_min_ summed over the nodes not yet placed
   WindowMemory memory_;
   std::vector<Strategy> chosen_;  // per window node: its strategy on the search's path
   std::vector<Strategy> best_;

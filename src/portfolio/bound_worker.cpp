@@ -30,6 +30,10 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   ProofSearch search(r_, rep);
   const std::uint64_t budget = exact_.prove_nodes << std::min(proofs_++, 30);
   const ProofSearch::Outcome out = search.run(state, budget, stop);
+  if (!out.complete)
+    log.info("proof search cut off after %llu search nodes",
+             static_cast<unsigned long long>(out.nodes));
+  if (!out.improved && !out.complete) return true;  // the best is as it was: nothing to offer
   const std::vector<Strategy> a = r_.expand(state.assignment());
   const Evaluation e = evaluate(r_.original(), a);
   if (!e.feasible) return true;  // cannot happen: the search checks memory exactly
@@ -39,9 +43,6 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
     store.offer_bound(e.cost, "proof");  // a finished search is its own certificate
     log.info("proof search finished (%llu search nodes): cost %s is optimal",
              static_cast<unsigned long long>(out.nodes), to_string(e.cost).c_str());
-  } else {
-    log.info("proof search cut off after %llu search nodes",
-             static_cast<unsigned long long>(out.nodes));
   }
   return true;
 }
