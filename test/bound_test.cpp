@@ -36,22 +36,9 @@ Total brute_force_lagrangian(const Reduced& r, const std::vector<Total>& lambda)
   Total best = 0;
   bool first = true;
   test::for_each_reduced_assignment(r, [&](const std::vector<Strategy>& x) {
-    Total v = 0;
-    for (std::uint32_t g = 0; g < r.num_nodes(); ++g) v += kScale * r.costs(g)[x[g]];
-    for (std::uint32_t e = 0; e < r.num_edges(); ++e)
-      v +=
-          kScale * r.table(e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) +
-                              x[r.edge_v(e)]];
-    for (std::size_t t = 0; t < lambda.size(); ++t) {
-      Total usage = 0;
-      for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
-        for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
-          const NodeId n = r.member_node(mi);
-          if (p.has_memory(n) && p.seg_lo(n) <= t && t < p.seg_hi(n))
-            usage += r.member_usage(mi, x[g]);
-        }
-      v += lambda[t] * (usage - *p.usage_limit());
-    }
+    Total v = kScale * test::reduced_cost(r, x);
+    for (std::size_t t = 0; t < lambda.size(); ++t)
+      v += lambda[t] * (test::segment_usage(r, x, t) - *p.usage_limit());
     if (first || v < best) best = v;
     first = false;
   });
@@ -316,11 +303,7 @@ TEST_CASE("the reparametrised problem keeps every assignment's cost, priced by t
       for (std::uint32_t e = 0; e < r.num_edges(); ++e)
         sum += rep.table(e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) +
                             x[r.edge_v(e)]];
-      Total cost = 0;  // the reduced problem's cost (its sums saturate as presolve's do)
-      for (std::uint32_t g = 0; g < r.num_nodes(); ++g) cost += r.costs(g)[x[g]];
-      for (std::uint32_t e = 0; e < r.num_edges(); ++e)
-        cost += r.table(e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) +
-                           x[r.edge_v(e)]];
+      const Total cost = test::reduced_cost(r, x);
       CHECK(ceil_div(sum, kScale) >= bound);
       if (!priced) CHECK(sum == kScale * cost);
       if (evaluate(p, r.expand(x)).feasible) {

@@ -614,53 +614,6 @@ TEST_CASE("a region split owns every node once and sees every cut edge from both
   }
 }
 
-TEST_CASE("the region workers' dual bound never exceeds the brute-force optimum") {
-  // Dual decomposition over 2-3 regions with memory priced per time segment: whatever the
-  // multipliers, the regions' summed TRW-S bounds minus the prices times the limit bound the
-  // optimum from below; the assembled labelling is a full assignment.
-  Rng rng(31);
-  int checked = 0;
-  for (int round = 0; round < 200; ++round) {
-    test::TinySpec spec;
-    spec.nodes = 3 + static_cast<int>(rng.below(4));
-    spec.edges = 2 + static_cast<int>(rng.below(8));
-    spec.forbidden_share = 0;
-    spec.limit_factor = 1.0 + 0.3 * rng.uniform();
-    Problem p = test::random_problem(rng, spec);
-    const auto optimum = test::brute_force_optimum(p);
-    Reduced r = Reduced::build(p);
-    if (!optimum || r.num_nodes() < 2) continue;
-    Partition part = make_regions(r, 2 + rng.below(2));
-    CopyLayout copies(r, part);
-    DualState dual(r, copies, memory_price_unit(r));
-    std::vector<std::unique_ptr<RegionSolver>> regions;
-    for (std::uint32_t k = 0; k < part.regions.size(); ++k)
-      regions.push_back(std::make_unique<RegionSolver>(r, part, copies, k));
-    for (int step = 0; step < 8; ++step) {
-      std::vector<Strategy> x(r.num_nodes(), -1), labels(copies.size(), -1);
-      std::vector<double> usage(p.num_segments() + 1, 0.0);
-      double sum = 0;
-      const std::vector<double> weights = dual.member_weights();
-      for (std::uint32_t k = 0; k < regions.size(); ++k) {
-        RegionSolver& rs = *regions[k];
-        rs.solve(weights, dual.multipliers(), 2, nullptr);
-        for (std::size_t i = 0; i < rs.owned().size(); ++i) x[rs.owned()[i]] = rs.owned_label(i);
-        for (std::size_t j = 0; j < rs.num_copies(); ++j)
-          labels[copies.first[k] + j] = rs.copy_label(j);
-        sum += rs.lower_bound();
-      }
-      CHECK(std::find(x.begin(), x.end(), -1) == x.end());
-      CHECK(std::find(labels.begin(), labels.end(), -1) == labels.end());
-      CHECK(dual.bound(sum) <= static_cast<double>(*optimum) + 1e-6);
-      for (std::uint32_t k = 0; k < regions.size(); ++k)
-        DualState::add_usage(r, part.regions[k].owned, x, usage);
-      dual.update(x, labels, usage);
-    }
-    ++checked;
-  }
-  CHECK(checked > 100);
-}
-
 TEST_CASE("exact mode proves the brute-force optimum of small instances") {
   Rng rng(77);
   int proven = 0;

@@ -74,6 +74,26 @@ void for_each_reduced_assignment(const Reduced& r,
       r.num_nodes(), [&](std::size_t g) { return r.strategies(static_cast<std::uint32_t>(g)); }, f);
 }
 
+Total reduced_cost(const Reduced& r, const std::vector<Strategy>& x) {
+  Total cost = 0;
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) cost += r.costs(g)[x[g]];
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e)
+    cost += r.table(
+        e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) + x[r.edge_v(e)]];
+  return cost;
+}
+
+Total segment_usage(const Reduced& r, const std::vector<Strategy>& x, std::size_t t) {
+  const Problem& p = r.original();
+  Total usage = 0;
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
+      const NodeId n = r.member_node(mi);
+      if (p.has_memory(n) && p.seg_lo(n) <= t && t < p.seg_hi(n)) usage += r.member_usage(mi, x[g]);
+    }
+  return usage;
+}
+
 std::optional<Total> brute_force_optimum(const Problem& p, bool forbidden_free) {
   std::optional<Total> best;
   for_each_assignment(p, [&](const std::vector<Strategy>& a) {

@@ -39,6 +39,10 @@ void for_each_assignment(const Problem& p,
 // The same for the groups of a reduced problem.
 void for_each_reduced_assignment(const Reduced& r,
                                  const std::function<void(const std::vector<Strategy>&)>& f);
+// A reduced assignment's cost in the reduced problem (whose sums saturate as presolve's do)
+// and its usage at time segment t, summed plainly.
+Total reduced_cost(const Reduced& r, const std::vector<Strategy>& x);
+Total segment_usage(const Reduced& r, const std::vector<Strategy>& x, std::size_t t);
 
 // The cheapest feasible assignment by enumeration (nullopt if none is feasible); with
 // `forbidden_free`, only among assignments that pick no forbidden (10^18) entry.

@@ -48,6 +48,14 @@ SolveResult solve_distributed(const MpiSession& session, const Problem& problem,
                               std::atomic<bool>& checkpoint_request,
                               std::string* checkpoint_error = nullptr);
 
+// `iopddl bound` over every process of `session`: one region of the reduced graph per
+// process, the multipliers owned and stepped by rank 0, whose `store` gets the bound (see
+// src/mpi/coordinator.hpp); as solve_bound otherwise, without its proof searches. Needs an
+// active session.
+BoundOutcome bound_distributed(const MpiSession& session, const Problem& problem,
+                               const SolverOptions& options, std::uint64_t max_steps,
+                               StopControl& stop, IncumbentStore& store, Log& log);
+
 // On the way out (a signal): puts the incumbent into the checkpoint at `path` if it beats
 // the one there. Never throws; does nothing without MPI (no checkpoints exist there).
 void refresh_checkpoint(const Problem& problem, const std::string& path,

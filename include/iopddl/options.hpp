@@ -213,17 +213,9 @@ struct SolverOptions {
 // Distributed runs (used by the MPI layer only; plain data, so every build can read, check
 // and print them).
 struct DistributedOptions {
-  double sync_seconds = 1.0;      // wall time between synchronisations
-  double price_blend = 0.0;       // how far each rank moves its prices to the average
-  std::uint64_t sync_rounds = 5;  // pricing rounds between synchronisations (deterministic)
-  int region_iterations = 3;      // TRW-S iterations per region round (0: no region workers)
-  // Region rounds back off while their bound stalls: each round without a bound better by
-  // region_bound_gain (a share) doubles the synchronisations to the next, up to this many.
-  int max_region_gap = 16;
-  double region_bound_gain = 0.001;
-  // The regions' time prices: subgradient gain, and the rounds over which the step halves.
-  double region_gain = 20.0;
-  double region_step_rounds = 10.0;
+  double sync_seconds = 1.0;         // wall time between synchronisations
+  double price_blend = 0.0;          // how far each rank moves its prices to the average
+  std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)
   std::string checkpoint_path;       // periodic checkpoints (and one at the end) go here
   double checkpoint_seconds = 60.0;  // their period
   // Where SIGUSR1 writes one when checkpoint_path is empty.

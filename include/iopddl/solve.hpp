@@ -68,15 +68,16 @@ SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options
 
 // `iopddl bound`: the whole budget on the certified lower bound (the baseline's answer, and
 // any priced labelling that fits, as the target of the multipliers' steps), until `stop`
-// says stop or the gap closes to options.gap_limit. The bound and its history are in
-// `store`. Returns the multipliers per time segment (empty without a memory limit, or
-// when the instance is proven infeasible: then `status` says so).
+// says stop, the gap closes to options.gap_limit or `max_steps` multiplier steps are done
+// (0: no such limit). The bound and its history are in `store`. Returns the multipliers per time
+// segment (empty without a memory limit, or when the instance is proven infeasible: then `status`
+// says so).
 struct BoundOutcome {
   SolveStatus status = SolveStatus::kNoSolution;
   std::vector<double> multipliers;
   std::uint64_t steps = 0;
 };
 BoundOutcome solve_bound(const Problem& problem, const SolverOptions& options, StopControl& stop,
-                         IncumbentStore& store, Log& log);
+                         IncumbentStore& store, Log& log, std::uint64_t max_steps = 0);
 
 }  // namespace iopddl

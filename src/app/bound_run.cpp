@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "iopddl/distributed.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/log.hpp"
@@ -56,24 +57,34 @@ int run_bound(const RunSettings& settings, const std::string& multipliers_path,
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  // Under mpirun every process bounds a region (after the mask: MPI's threads inherit it);
+  // only rank 0 prints.
+  const MpiSession session(built_with_mpi() && launched_by_mpi());
+  const bool printer = session.rank() == 0;
   // Never freed: the signal thread may still use it while the process exits.
   BoundRun& run = *new BoundRun(process_start, settings.time_limit);
   std::thread(wait_for_signal, &run, set).detach();
   if (settings.time_limit > 0) run.stop.reserve(safety_margin(settings.time_limit));
-  Log log(stdout, &run.stop, settings.quiet);
+  Log log(stdout, &run.stop, settings.quiet || !printer);
   Problem problem;
   try {
     problem = read_input_file(settings.problem_path, &run.stop, nullptr);
   } catch (const ReadStopped&) {  // the time limit, or a signal: no bound to print
-    std::fprintf(stderr, "error: %s: the %s came while reading it\n", settings.problem_path.c_str(),
-                 run.signal ? "signal" : "time limit");
+    if (printer)
+      std::fprintf(stderr, "error: %s: the %s came while reading it\n",
+                   settings.problem_path.c_str(), run.signal ? "signal" : "time limit");
     return run.signal ? 128 + run.signal : kExitNoSolution;
   }
   log.info("read %zu nodes, %zu edges, %zu time segments", problem.num_nodes(), problem.num_edges(),
            problem.num_segments());
   IncumbentStore store(&run.stop);
-  const BoundOutcome out = solve_bound(problem, settings.solver, run.stop, store, log);
+  const BoundOutcome out =
+      session.active()
+          ? bound_distributed(session, problem, settings.solver, settings.bound_steps, run.stop,
+                              store, log)
+          : solve_bound(problem, settings.solver, run.stop, store, log, settings.bound_steps);
   const int exit_signal = run.signal.load();
+  if (!printer) return exit_signal ? 128 + exit_signal : kExitOk;
   if (out.status == SolveStatus::kInfeasible) {
     log.info("proven infeasible: even the least-memory assignment exceeds the limit");
     std::printf("infeasible\n");

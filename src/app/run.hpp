@@ -26,7 +26,8 @@ struct RunSettings {
   std::string output_path;        // JSON result ("" = none)
   std::string proto_output_path;  // an XLA request's answer as protobuf ("" = none)
   bool quiet = false;
-  bool stats = false;  // progress lines with what each neighbourhood cost and gained
+  bool stats = false;             // progress lines with what each neighbourhood cost and gained
+  std::uint64_t bound_steps = 0;  // `iopddl bound`: multiplier steps at most (0: no limit)
   SolverOptions solver;
   DistributedOptions distributed;  // used by builds with MPI
   std::string settings_text;       // effective options, copied into the JSON result

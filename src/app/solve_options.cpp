@@ -144,6 +144,21 @@ void describe_presolve(OptionTable& t, SolverOptions& o, const std::string& grou
                      o.presolve.dominance_budget, 0, kMax64, group);
 }
 
+// The proof searches of the bound (exact/), in `solve` and in `iopddl bound`.
+void describe_proofs(OptionTable& t, SolverOptions& o, const std::string& group) {
+  t.number("exact.prove-gap",
+           "Proof searches of the whole reduced problem start once the certified gap is at most "
+           "this",
+           o.exact.prove_gap, 0, 1, "a share from 0 to 1", group);
+  t.integer("exact.prove-max-groups",
+            "Proof searches on reduced problems of at most this many groups",
+            o.exact.prove_max_groups, 0, kMaxInt, group);
+  t.unsigned_integer("exact.prove-nodes",
+                     "Search nodes of the first proof search, doubled each time after (0: none; "
+                     "none under MPI)",
+                     o.exact.prove_nodes, 0, kMax64, group);
+}
+
 void describe_exact(OptionTable& t, SolverOptions& o) {
   const std::string exact = "Presolve and exact mode";
   describe_presolve(t, o, exact);
@@ -151,16 +166,7 @@ void describe_exact(OptionTable& t, SolverOptions& o) {
             o.exact.max_nodes, 0, kMaxInt, exact);
   t.integer("exact.search-nodes", "Search nodes of exact mode before it gives up",
             o.exact.search_nodes, 1, kMaxInt, exact);
-  t.number("exact.prove-gap",
-           "Proof searches of the whole reduced problem start once the certified gap is at most "
-           "this",
-           o.exact.prove_gap, 0, 1, "a share from 0 to 1", exact);
-  t.integer("exact.prove-max-groups",
-            "Proof searches on reduced problems of at most this many groups",
-            o.exact.prove_max_groups, 0, kMaxInt, exact);
-  t.unsigned_integer("exact.prove-nodes",
-                     "Search nodes of the first proof search, doubled each time after (0: none)",
-                     o.exact.prove_nodes, 0, kMax64, exact);
+  describe_proofs(t, o, exact);
 }
 
 // `share`: whether the bound's share of a thread is an option (not in `iopddl bound`, which
@@ -174,7 +180,8 @@ void describe_bound(OptionTable& t, SolverOptions& o, bool share) {
            o.gap_limit, 0, 1, "a share from 0 to 1", bound);
   if (share)
     t.number("bound.share",
-             "Share of one thread's time spent on the bound beside the workers (0: no bound)",
+             "Share of one thread's time spent on the bound beside the workers; under MPI, share "
+             "of the wall time spent on rounds of the distributed bound (0: no bound)",
              b.share, 0, 1, "a share from 0 to 1", bound);
   t.integer("bound.iterations", "TRW-S iterations per multiplier step", b.iterations, 1, kMaxInt,
             bound);
@@ -205,26 +212,16 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
                      "Pricing rounds per worker between synchronisations of --deterministic MPI "
                      "runs",
                      d.sync_rounds, 1, kMax64, mpi);
-  t.integer("region-iterations",
-            "TRW-S iterations of each rank's region worker per synchronisation (0: no region "
-            "workers; they need at least 2 ranks)",
-            d.region_iterations, 0, kMaxInt, mpi);
-  t.integer("max-region-gap",
-            "Synchronisations between region rounds, at most, while their bound stalls",
-            d.max_region_gap, 1, kMaxInt, mpi);
-  t.number("region-bound-gain", "Share by which the regions' bound must rise to count as progress",
-           d.region_bound_gain, 1e-9, 1, "a share from 0 to 1", mpi);
-  t.number("region-gain", "The regions' time prices: subgradient gain", d.region_gain, 0, kAny,
-           "a number", mpi);
-  t.number("region-step-rounds", "The regions' time prices: rounds over which the step halves",
-           d.region_step_rounds, 1e-9, kAny, "a positive number", mpi);
 }
 
 }  // namespace
 
 void describe_bound_options(OptionTable& t, RunSettings& s) {
   describe_budget(t, s);
-  describe_presolve(t, s.solver, "Presolve");
+  t.unsigned_integer("steps", "Stop after this many multiplier steps (0: at the time limit)",
+                     s.bound_steps, 0, kMax64);
+  describe_presolve(t, s.solver, "Presolve and proofs");
+  describe_proofs(t, s.solver, "Presolve and proofs");
   describe_bound(t, s.solver, false);
 }
 

@@ -21,9 +21,10 @@
 #include <vector>
 
 #include "../reduce/reduced.hpp"
+#include "ascent.hpp"
 #include "iopddl/options.hpp"
 #include "network.hpp"
-#include "trws.hpp"
+#include "region.hpp"
 
 namespace iopddl {
 
@@ -53,9 +54,14 @@ struct Reparametrisation {
 Total certify(const Reduced& r, const std::vector<Total>& lambda, const std::vector<Total>& msg,
               int scale_bits, Reparametrisation* out = nullptr);
 
+// A scaled bound (units of 2^-scale_bits) in cost units, rounded up: costs are integers.
+Total in_cost_units(Total scaled, int scale_bits);
+
 // The largest sum of multipliers (scaled) for which certify() cannot overflow.
 Total certify_cap(const Reduced& r);
 
+// The single-process bound: the whole problem as one region (no agreement multipliers)
+// and the multipliers' ascent.
 class BoundEngine {
  public:
   // `network`: the reduced problem as a cost network (the engine prices its own copy).
@@ -66,35 +72,25 @@ class BoundEngine {
   // Returns the certified bound at the multipliers it priced.
   Total step(std::optional<Total> upper, const StopControl* stop);
 
-  Total best() const { return best_; }  // the best certified bound so far
-  std::uint64_t steps() const { return steps_; }
-  const std::vector<double>& multipliers() const { return lambda_; }  // per segment
+  Total best() const { return ascent_.best(); }  // the best certified bound so far
+  std::uint64_t steps() const { return ascent_.steps(); }
+  const std::vector<double>& multipliers() const { return ascent_.memory(); }  // per segment
   // The reparametrised problem of the best bound so far (empty before the first step).
   Reparametrisation best_reparametrisation() const;
-  void set_multipliers(const std::vector<double>& lambda);
+  void set_multipliers(const std::vector<double>& lambda) { ascent_.set_memory(lambda); }
   // The last step's priced labelling (it may overload memory) and whether it fits.
-  const std::vector<Strategy>& labelling() const { return x_; }
-  bool labelling_fits() const { return fits_; }
+  const std::vector<Strategy>& labelling() const { return region_.labels(); }
+  bool labelling_fits() const { return ascent_.fits(); }
   // Work units of the last step (as StopPoll counts them).
-  std::uint64_t work() const { return work_; }
+  std::uint64_t work() const { return region_.work(o_.iterations); }
 
  private:
-  void price();
-  Total certify_now();
-  void move_multipliers(Total target, Total bound);
-
   const Reduced& r_;
   BoundOptions o_;
-  CostNetwork net_;
-  Trws trws_;
-  std::vector<double> lambda_;  // per segment, rounded to the certified grid
-  double cap_;                  // the largest sum of multipliers certify() takes (unscaled)
-  std::vector<Strategy> x_;
-  bool fits_ = false;
-  Total best_;
+  CopyLayout no_copies_;
+  RegionBound region_;
+  DualAscent ascent_;
   std::vector<Total> best_lambda_, best_msg_;  // the integers of the best bound
-  std::uint64_t steps_ = 0, since_best_ = 0, work_ = 0;
-  double factor_;
 };
 
 }  // namespace iopddl

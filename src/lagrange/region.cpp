@@ -1,13 +1,14 @@
 #include "region.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <cmath>
 
+#include "ascent.hpp"
+#include "bound.hpp"
 #include "iopddl/stop.hpp"
 #include "time_prices.hpp"
 
 namespace iopddl {
-
 CopyLayout::CopyLayout(const Reduced& r, const Partition& part) {
   begin.push_back(0);
   for (std::uint32_t k = 0; k < part.regions.size(); ++k) {
@@ -21,154 +22,236 @@ CopyLayout::CopyLayout(const Reduced& r, const Partition& part) {
   first.push_back(node.size());
 }
 
-DualState::DualState(const Reduced& r, const CopyLayout& copies, double price_unit, double gain,
-                     double halving_steps)
-    : r_(r),
-      copies_(copies),
-      unit_(price_unit),
-      gain_(gain),
-      halving_steps_(halving_steps),
-      price_(r.original().num_segments(), 0.0),
-      lambda_(copies.begin.back(), 0.0) {
-  // A multiplier step of the order of an edge's cost spread.
-  double spread = 0;
-  std::size_t counted = 0;
+RegionShape RegionShape::whole(const Reduced& r) {
+  RegionShape s;
+  s.owned = r.num_nodes();
+  s.group.resize(r.num_nodes());
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) s.group[g] = g;
   for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
-    const std::size_t size =
-        static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
-    Cost lo = kForbidden, hi = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-      if (is_forbidden(r.table(e)[i])) continue;
-      lo = std::min(lo, r.table(e)[i]);
-      hi = std::max(hi, r.table(e)[i]);
-    }
-    if (lo <= hi) spread += static_cast<double>(hi - lo), ++counted;
+    s.edge.push_back(e);
+    s.eu.push_back(r.edge_u(e));
+    s.ev.push_back(r.edge_v(e));
+    s.share.push_back(Share::kWhole);
   }
-  edge_scale_ = counted > 0 ? std::max(1.0, spread / static_cast<double>(counted) / 2) : 1.0;
+  s.owned_copies_begin.assign(s.owned + 1, 0);
+  return s;
 }
 
-std::vector<double> DualState::member_weights() const {
-  std::vector<double> w;
-  member_time_weights(r_, price_, w);
-  return w;
-}
-
-void DualState::add_usage(const Reduced& r, const std::vector<std::uint32_t>& nodes,
-                          const std::vector<Strategy>& x, std::vector<double>& diff) {
-  const Problem& p = r.original();
-  for (std::uint32_t g : nodes)
-    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
-      const NodeId v = r.member_node(mi);
-      if (!p.has_memory(v)) continue;
-      const auto u = static_cast<double>(r.member_usage(mi, x[g]));
-      diff[p.seg_lo(v)] += u;
-      diff[p.seg_hi(v)] -= u;
-    }
-}
-
-void DualState::update(const std::vector<Strategy>& x, const std::vector<Strategy>& copy_labels,
-                       const std::vector<double>& usage) {
-  ++steps_;
-  const double decay = 1.0 / (1.0 + static_cast<double>(steps_) / halving_steps_);
-  // Memory: a projected subgradient step on each segment's relative overload.
-  const auto& limit = r_.original().usage_limit();
-  if (limit) {
-    const double L = std::max(1.0, static_cast<double>(*limit));
-    double level = 0;
-    for (std::size_t t = 0; t < price_.size(); ++t) {
-      level += usage[t];
-      price_[t] = std::max(0.0, price_[t] + gain_ * unit_ * decay * (level - L) / L);
-    }
-  }
-  // Agreement: where a copy disagrees with its owner, make the copy's label dearer for the
-  // copy and the owner's label dearer for the owner (lambda enters them with opposite signs).
-  const double eta = edge_scale_ * decay;
-  for (std::size_t c = 0; c < copies_.size(); ++c) {
-    const Strategy mine = copy_labels[c], owners = x[copies_.node[c]];
-    if (mine == owners) continue;
-    lambda_[copies_.begin[c] + mine] += eta;
-    lambda_[copies_.begin[c] + owners] -= eta;
-  }
-}
-
-double DualState::bound(double regions_bound) const {
-  const auto& limit = r_.original().usage_limit();
-  if (!limit) return regions_bound;
-  double priced = 0;
-  for (double pt : price_) priced += pt;
-  return regions_bound - priced * static_cast<double>(*limit);
-}
-
-RegionSolver::RegionSolver(const Reduced& r, const Partition& part, const CopyLayout& copies,
-                           std::uint32_t region)
-    : r_(r), copies_(copies), region_(region), owned_(part.regions[region].owned) {
-  const auto& ghosts = part.regions[region].ghosts;
-  ghosts_ = ghosts.size();
+RegionShape::RegionShape(const Reduced& r, const Partition& part, const CopyLayout& copies,
+                         std::uint32_t region) {
+  const Region& reg = part.regions[region];
   std::vector<std::uint32_t> local(r.num_nodes(), kNoIndex);
-  for (std::uint32_t i = 0; i < owned_.size(); ++i)
-    local[owned_[i]] = net_.add_node(r.strategies(owned_[i]));
-  for (std::uint32_t b : ghosts) local[b] = net_.add_node(r.strategies(b));
-  // Inner edges once (from their first end), cut edges with half their table.
-  for (std::uint32_t g : owned_)
-    for (std::uint32_t e : r.incident(g)) {
-      const std::uint32_t o = r.other(e, g);
-      const bool inner = part.owner[o] == region;
-      if (inner && r.edge_u(e) != g) continue;
-      const std::uint32_t le = net_.add_edge(local[r.edge_u(e)], local[r.edge_v(e)]);
-      const std::size_t size =
-          static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
-      double* t = net_.table(le);
-      for (std::size_t i = 0; i < size; ++i) {
-        const double v = std::min(static_cast<double>(r.table(e)[i]), kInfinite);
-        t[i] = inner ? v : 0.5 * v;
-      }
-    }
-  net_.finish();
-  base_.assign(net_.unary_size(), 0.0);
-  for (std::uint32_t i = 0; i < owned_.size(); ++i)
-    for (Strategy s = 0; s < r.strategies(owned_[i]); ++s)
-      base_[net_.unary_begin(i) + s] =
-          std::min(static_cast<double>(r.costs(owned_[i])[s]), kInfinite);
-  // The copies of owned nodes held by other regions.
-  std::vector<std::vector<std::uint32_t>> of(owned_.size());
+  for (std::uint32_t g : reg.owned) {
+    local[g] = static_cast<std::uint32_t>(group.size());
+    group.push_back(g);
+  }
+  owned = group.size();
+  for (std::size_t j = 0; j < reg.ghosts.size(); ++j) {
+    local[reg.ghosts[j]] = static_cast<std::uint32_t>(group.size());
+    group.push_back(reg.ghosts[j]);
+    ghost_copy.push_back(static_cast<std::uint32_t>(copies.first[region] + j));
+  }
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+    const bool owns_u = part.owner[r.edge_u(e)] == region;
+    const bool owns_v = part.owner[r.edge_v(e)] == region;
+    if (!owns_u && !owns_v) continue;
+    edge.push_back(e);
+    eu.push_back(local[r.edge_u(e)]);
+    ev.push_back(local[r.edge_v(e)]);
+    share.push_back(owns_u && owns_v ? Share::kWhole
+                                     : (owns_u ? Share::kFirstHalf : Share::kSecondHalf));
+  }
+  std::vector<std::vector<std::uint32_t>> of(owned);
   for (std::uint32_t c = 0; c < copies.size(); ++c)
     if (part.owner[copies.node[c]] == region) of[local[copies.node[c]]].push_back(c);
-  copies_of_owned_begin_.assign(owned_.size() + 1, 0);
-  for (std::size_t i = 0; i < owned_.size(); ++i) {
-    copies_of_owned_begin_[i + 1] = copies_of_owned_begin_[i] + of[i].size();
-    copies_of_owned_.insert(copies_of_owned_.end(), of[i].begin(), of[i].end());
+  owned_copies_begin.assign(owned + 1, 0);
+  for (std::size_t i = 0; i < owned; ++i) {
+    owned_copies_begin[i + 1] = owned_copies_begin[i] + of[i].size();
+    owned_copies.insert(owned_copies.end(), of[i].begin(), of[i].end());
   }
-  trws_ = std::make_unique<Trws>(net_);
+}
+
+CostNetwork RegionShape::network(const Reduced& r) const {
+  CostNetwork net;
+  for (std::uint32_t g : group) net.add_node(r.strategies(g));
+  for (std::size_t le = 0; le < edge.size(); ++le) {
+    const std::uint32_t e = edge[le];
+    net.add_edge(eu[le], ev[le]);
+    const std::size_t size =
+        static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
+    double* t = net.table(static_cast<std::uint32_t>(le));
+    const double part = share[le] == Share::kWhole ? 1.0 : 0.5;
+    for (std::size_t i = 0; i < size; ++i)
+      t[i] = part * std::min(static_cast<double>(r.table(e)[i]), kInfinite);
+  }
+  net.finish();
+  return net;
+}
+
+Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayout& copies,
+                     const std::vector<Total>& memory, const std::vector<Total>& agreement,
+                     const std::vector<Total>& msg, int scale_bits, Reparametrisation* out) {
+  const Problem& p = r.original();
+  const Total scale = Total{1} << scale_bits;
+  // Member weights: the sum of the multipliers over each member's segments.
+  std::vector<Total> prefix(memory.size() + 1, 0);
+  for (std::size_t t = 0; t < memory.size(); ++t) prefix[t + 1] = prefix[t] + memory[t];
+  const std::size_t n = shape.group.size();
+  std::vector<std::size_t> begin(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + r.strategies(shape.group[i]);
+  std::vector<Total> node(begin.back());
+  for (std::size_t i = 0; i < shape.owned; ++i) {
+    const std::uint32_t g = shape.group[i];
+    Total* u = node.data() + begin[i];
+    for (Strategy s = 0; s < r.strategies(g); ++s) u[s] = scale * r.costs(g)[s];
+    if (!memory.empty())
+      for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
+        const NodeId v = r.member_node(mi);
+        if (!p.has_memory(v)) continue;
+        const Total w = prefix[p.seg_hi(v)] - prefix[p.seg_lo(v)];
+        for (Strategy s = 0; s < r.strategies(g); ++s) u[s] += w * r.member_usage(mi, s);
+      }
+    for (std::size_t j = shape.owned_copies_begin[i]; j < shape.owned_copies_begin[i + 1]; ++j) {
+      const Total* a = agreement.data() + copies.begin[shape.owned_copies[j]];
+      for (Strategy s = 0; s < r.strategies(g); ++s) u[s] -= a[s];
+    }
+  }
+  for (std::size_t j = 0; j + shape.owned < n; ++j) {
+    const Total* a = agreement.data() + copies.begin[shape.ghost_copy[j]];
+    std::copy(a, a + r.strategies(shape.group[shape.owned + j]),
+              node.data() + begin[shape.owned + j]);
+  }
+  // Each edge: its entries (its share of them) minus the messages it sent, whose values the
+  // ends receive; then its row minima into edge_u and the column minima of what is left
+  // into edge_v.
+  std::size_t at = 0;
+  std::vector<Total> column, row_least, entry;
+  if (out != nullptr) {
+    out->edge_begin.assign(shape.edge.size() + 1, 0);
+    for (std::size_t le = 0; le < shape.edge.size(); ++le)
+      out->edge_begin[le + 1] =
+          out->edge_begin[le] + (begin[shape.eu[le] + 1] - begin[shape.eu[le]]) *
+                                    (begin[shape.ev[le] + 1] - begin[shape.ev[le]]);
+    out->edge.assign(out->edge_begin.back(), 0);
+  }
+  for (std::size_t le = 0; le < shape.edge.size(); ++le) {
+    const std::uint32_t e = shape.edge[le], lu = shape.eu[le], lv = shape.ev[le];
+    const Strategy ku = r.strategies(r.edge_u(e)), kv = r.strategies(r.edge_v(e));
+    const Total* to_u = msg.data() + at;
+    const Total* to_v = to_u + ku;
+    at += static_cast<std::size_t>(ku) + kv;
+    Total* nu = node.data() + begin[lu];
+    Total* nv = node.data() + begin[lv];
+    for (Strategy a = 0; a < ku; ++a) nu[a] += to_u[a];
+    for (Strategy b = 0; b < kv; ++b) nv[b] += to_v[b];
+    column.assign(kv, Total{1} << 126);
+    row_least.resize(ku);
+    entry.resize(kv);
+    const Cost* t = r.table(e);
+    const RegionShape::Share share = shape.share[le];
+    for (Strategy a = 0; a < ku; ++a) {
+      const Cost* row = t + static_cast<std::size_t>(a) * kv;
+      Total least = Total{1} << 126;
+      for (Strategy b = 0; b < kv; ++b) {
+        const Total full = scale * row[b], first = full / 2;
+        const Total mine = share == RegionShape::Share::kWhole       ? full
+                           : share == RegionShape::Share::kFirstHalf ? first
+                                                                     : full - first;
+        entry[b] = mine - to_u[a] - to_v[b];
+        least = std::min(least, entry[b]);
+      }
+      row_least[a] = least;
+      nu[a] += least;
+      for (Strategy b = 0; b < kv; ++b) column[b] = std::min(column[b], entry[b] - least);
+      if (out != nullptr)  // the row minus its minimum; the column minima come off below
+        std::transform(
+            entry.begin(), entry.end(),
+            out->edge.begin() +
+                static_cast<std::ptrdiff_t>(out->edge_begin[le] + static_cast<std::size_t>(a) * kv),
+            [least](Total x) { return x - least; });
+    }
+    for (Strategy b = 0; b < kv; ++b) nv[b] += column[b];  // the table's minimum is now 0
+    if (out == nullptr) continue;
+    Total* left = out->edge.data() + out->edge_begin[le];
+    for (Strategy a = 0; a < ku; ++a)
+      for (Strategy b = 0; b < kv; ++b) left[static_cast<std::size_t>(a) * kv + b] -= column[b];
+  }
+  Total bound = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    bound += *std::min_element(node.begin() + static_cast<std::ptrdiff_t>(begin[i]),
+                               node.begin() + static_cast<std::ptrdiff_t>(begin[i + 1]));
+  if (out != nullptr) {
+    out->scale = scale;
+    out->node_begin = std::move(begin);
+    out->node = std::move(node);
+    out->constant = 0;
+  }
+  return bound;
+}
+
+RegionBound::RegionBound(const Reduced& r, RegionShape shape, const CopyLayout& copies,
+                         CostNetwork network)
+    : r_(r), shape_(std::move(shape)), copies_(copies), net_(std::move(network)), trws_(net_) {
   x_.assign(net_.num_nodes(), 0);
 }
 
-void RegionSolver::solve(const std::vector<double>& weights, const std::vector<double>& multipliers,
-                         int iterations, const StopControl* stop) {
-  for (std::uint32_t i = 0; i < owned_.size(); ++i) {
-    const std::uint32_t g = owned_[i];
+void RegionBound::price(const std::vector<double>& memory, const std::vector<double>& agreement) {
+  std::vector<double> w;
+  if (!memory.empty()) member_time_weights(r_, memory, w);
+  for (std::uint32_t i = 0; i < shape_.owned; ++i) {
+    const std::uint32_t g = shape_.group[i];
     double* u = net_.unary(i);
     const Strategy k = r_.strategies(g);
-    std::copy(base_.begin() + static_cast<long>(net_.unary_begin(i)),
-              base_.begin() + static_cast<long>(net_.unary_begin(i) + k), u);
-    for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi)
-      if (weights[mi] != 0)
+    for (Strategy s = 0; s < k; ++s)
+      u[s] = std::min(static_cast<double>(r_.costs(g)[s]), kInfinite);
+    if (!w.empty())
+      for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
+        if (w[mi] == 0) continue;
         for (Strategy s = 0; s < k; ++s)
-          u[s] += weights[mi] * static_cast<double>(r_.member_usage(mi, s));
-    for (std::size_t j = copies_of_owned_begin_[i]; j < copies_of_owned_begin_[i + 1]; ++j) {
-      const double* lambda = multipliers.data() + copies_.begin[copies_of_owned_[j]];
-      for (Strategy s = 0; s < k; ++s) u[s] -= lambda[s];
+          u[s] += w[mi] * static_cast<double>(r_.member_usage(mi, s));
+      }
+    for (std::size_t j = shape_.owned_copies_begin[i]; j < shape_.owned_copies_begin[i + 1]; ++j) {
+      const double* a = agreement.data() + copies_.begin[shape_.owned_copies[j]];
+      for (Strategy s = 0; s < k; ++s) u[s] -= a[s];
     }
   }
-  for (std::size_t j = 0; j < ghosts_; ++j) {
-    const std::size_t c = copies_.first[region_] + j;
-    const auto local = static_cast<std::uint32_t>(owned_.size() + j);
-    const double* lambda = multipliers.data() + copies_.begin[c];
-    std::copy(lambda, lambda + net_.strategies(local), net_.unary(local));
+  for (std::size_t j = 0; j + shape_.owned < shape_.group.size(); ++j) {
+    const auto local = static_cast<std::uint32_t>(shape_.owned + j);
+    const double* a = agreement.data() + copies_.begin[shape_.ghost_copy[j]];
+    std::copy(a, a + net_.strategies(local), net_.unary(local));
   }
-  for (int it = 0; it < iterations && !(stop && stop->should_stop()); ++it) trws_->iterate(stop);
-  x_ = trws_->round();
-  net_.descend(x_, 3);
-  bound_ = trws_->lower_bound();
+}
+
+Total RegionBound::solve(const std::vector<double>& memory, const std::vector<double>& agreement,
+                         int iterations, int descent_passes, int scale_bits,
+                         const StopControl* stop) {
+  price(memory, agreement);
+  for (int it = 0; it < iterations; ++it) trws_.iterate(stop);
+  msg_ = certified_integers(trws_.reparametrisation(), scale_bits);
+  const Total bound =
+      certify_region(r_, shape_, copies_, certified_integers(memory, scale_bits),
+                     certified_integers(agreement, scale_bits), msg_, scale_bits, nullptr);
+  x_ = trws_.round();
+  net_.descend(x_, descent_passes);
+  return bound;
+}
+
+void RegionBound::add_usage(std::vector<Total>& diff) const {
+  const Problem& p = r_.original();
+  for (std::size_t i = 0; i < shape_.owned; ++i) {
+    const std::uint32_t g = shape_.group[i];
+    for (std::size_t mi = r_.member_begin(g); mi < r_.member_begin(g + 1); ++mi) {
+      const NodeId v = r_.member_node(mi);
+      if (!p.has_memory(v)) continue;
+      diff[p.seg_lo(v)] += r_.member_usage(mi, x_[i]);
+      diff[p.seg_hi(v)] -= r_.member_usage(mi, x_[i]);
+    }
+  }
+}
+
+std::uint64_t RegionBound::work(int iterations) const {
+  return static_cast<std::uint64_t>(2 * iterations + 6) *
+         (net_.unary_size() + net_.table_size() + r_.num_members());
 }
 
 }  // namespace iopddl

@@ -1,17 +1,18 @@
-// Dual decomposition of the memory-priced problem over the regions of a partition, for the
-// distributed region workers. The core stays free of MPI: this module only builds and
-// solves one region's subproblem and updates the multipliers from flat arrays that the
-// distributed driver gathers.
+// One region's part of the Lagrangian bound: the memory-priced problem restricted to the
+// groups a region owns, plus a ghost copy of each neighbour owned elsewhere. The core stays
+// free of MPI: this module builds and bounds one region; the bound engine (one region: the
+// whole problem) and the MPI coordinator (one region per rank) sum the regions' bounds.
 //
-// Region k's subproblem is a cost network over its owned nodes plus a ghost copy of each
-// neighbour owned elsewhere. Owned nodes carry their costs plus the memory prices of
-// their members (per time segment: a member's weight is the sum of the prices over its
-// interval); edges inside the region carry their tables, and each cut edge appears in both
-// regions it joins with half of its table, against the ghost copy. Agreement of a copy with
-// its owner is relaxed with Lagrangian multipliers: lambda_c(s) is added to copy c's cost of
-// strategy s and subtracted from its owner's. For any multipliers and non-negative memory
-// prices, the sum of the regions' least energies minus the prices times the limit is a lower
-// bound on the optimum, and every region's TRW-S bound keeps it valid.
+// Region k's subproblem: owned groups carry their costs plus the memory prices of their
+// members (a member's weight is the sum of the per-segment multipliers over its interval);
+// an edge with both ends owned carries its table; a cut edge appears in both regions it
+// joins, each with a share of its table against the ghost copy (the region owning the
+// edge's first end takes half, rounded towards zero in the certified units, the other the
+// rest, so the shares sum exactly to the table). Agreement of a copy with its owner is
+// relaxed: multiplier a_c(s) is added to copy c's cost of strategy s and subtracted from
+// its owner's. For an assignment that every copy agrees with, the regions' energies sum to
+// its cost plus the priced usage, so for any multipliers (memory ones >= 0) the sum of the
+// regions' certified bounds minus the memory multipliers times the limit bounds the optimum.
 #pragma once
 
 #include <cstdint>
@@ -27,78 +28,92 @@ namespace iopddl {
 class StopControl;
 
 // The copies of all regions in one global order (region by region, each region's ghosts in
-// order), the same on every rank: the layout of the flat arrays the regions exchange.
+// order), the same on every rank: the layout of the agreement multipliers and of the
+// copies' labels.
 struct CopyLayout {
+  CopyLayout() { begin.push_back(0); }  // no copies: one region
+  CopyLayout(const Reduced& r, const Partition& part);
   std::vector<std::uint32_t> region;  // copy -> region holding it
-  std::vector<std::uint32_t> node;    // copy -> reduced node it copies
+  std::vector<std::uint32_t> node;    // copy -> reduced group it copies
   std::vector<std::uint64_t> begin;   // copy -> offset of its multipliers (one per strategy)
   std::vector<std::uint64_t> first;   // region -> its first copy
-  CopyLayout(const Reduced& r, const Partition& part);
   std::size_t size() const { return node.size(); }
 };
 
-// The Lagrangian state every rank holds identically: memory prices per time segment and
-// agreement multipliers per copy and strategy, updated by subgradient steps.
-class DualState {
- public:
-  // `gain`: the time prices' subgradient gain; `halving_steps`: the steps over which the
-  // step size halves (DistributedOptions::region_gain, region_step_rounds).
-  DualState(const Reduced& r, const CopyLayout& copies, double price_unit, double gain = 20.0,
-            double halving_steps = 10.0);
-  // Per-member weights (cost per unit of usage) for the current time prices.
-  std::vector<double> member_weights() const;
-  const std::vector<double>& multipliers() const { return lambda_; }
-  // One subgradient step from an assembled assignment `x` (each node at its owner's label),
-  // the copies' labels and the usage per time segment of `x`.
-  void update(const std::vector<Strategy>& x, const std::vector<Strategy>& copy_labels,
-              const std::vector<double>& usage);
-  // The bound the regions' summed lower bound gives on the unpriced problem.
-  double bound(double regions_bound) const;
-  // Adds the usage of the members of `nodes` under `x` to a per-segment difference array
-  // (size segments + 1), so that the owners' parts sum to the whole profile.
-  static void add_usage(const Reduced& r, const std::vector<std::uint32_t>& nodes,
-                        const std::vector<Strategy>& x, std::vector<double>& diff);
+// Which local nodes and edges a region has, in the order of its network (and so of its
+// messages). Local nodes: the owned groups, then the ghosts; local edges: the reduced edges
+// with an owned end, in the reduced order, each between the local ids of its two ends.
+struct RegionShape {
+  enum class Share : std::uint8_t { kWhole, kFirstHalf, kSecondHalf };
+  // The whole reduced problem as one region: groups and edges in the reduced order, the
+  // layout of CostNetwork::from_reduced.
+  static RegionShape whole(const Reduced& r);
+  RegionShape(const Reduced& r, const Partition& part, const CopyLayout& copies,
+              std::uint32_t region);
+
+  std::vector<std::uint32_t> group;   // local node -> reduced group
+  std::size_t owned = 0;              // local nodes [0, owned) are owned, the rest ghosts
+  std::vector<std::uint32_t> edge;    // local edge -> reduced edge
+  std::vector<std::uint32_t> eu, ev;  // local edge -> local ids of edge_u and edge_v
+  std::vector<Share> share;
+  std::vector<std::uint32_t> ghost_copy;  // ghost j (local owned + j) -> its copy
+  // Owned node i -> the copies of it that other regions hold (CSR).
+  std::vector<std::size_t> owned_copies_begin;
+  std::vector<std::uint32_t> owned_copies;
+
+  // The region's network in doubles (cut edges at half their table); node costs are set
+  // when a RegionBound prices it.
+  CostNetwork network(const Reduced& r) const;
 
  private:
-  const Reduced& r_;
-  const CopyLayout& copies_;
-  double unit_;
-  double gain_, halving_steps_;
-  double edge_scale_;
-  std::uint64_t steps_ = 0;
-  std::vector<double> price_;   // per time segment
-  std::vector<double> lambda_;  // per copy and strategy
+  RegionShape() = default;
 };
 
-class RegionSolver {
+// The certified sum of a region's reparametrised node minima, in units of 2^-scale_bits
+// (not divided, and without the memory multipliers' limit term, which belongs to the whole
+// problem): `memory` per segment and `agreement` per copy entry of `copies` (both scaled
+// integers), integer messages `msg` per local edge (k_u entries into edge_u, then k_v
+// into edge_v). Exact in 128 bits. With `out`, the reparametrised problem (over the local
+// nodes and edges; its constant left 0) is kept there too.
+struct Reparametrisation;
+Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayout& copies,
+                     const std::vector<Total>& memory, const std::vector<Total>& agreement,
+                     const std::vector<Total>& msg, int scale_bits, Reparametrisation* out);
+
+// One region's priced subproblem bounded by warm-started TRW-S and certified.
+class RegionBound {
  public:
-  RegionSolver(const Reduced& r, const Partition& part, const CopyLayout& copies,
-               std::uint32_t region);
-  // Sets the region's costs from the memory weights and multipliers, runs `iterations` of
-  // TRW-S (warm-started) and rounds, then a priced 1-opt.
-  void solve(const std::vector<double>& weights, const std::vector<double>& multipliers,
-             int iterations, const StopControl* stop);
-  // After solve(): the owned nodes' labels and the copies' labels (in layout order).
-  const std::vector<std::uint32_t>& owned() const { return owned_; }
-  Strategy owned_label(std::size_t i) const { return x_[i]; }
-  std::size_t num_copies() const { return ghosts_; }
-  Strategy copy_label(std::size_t i) const { return x_[owned_.size() + i]; }
-  // TRW-S's lower bound on the region's least energy, from the last solve().
-  double lower_bound() const { return bound_; }
+  RegionBound(const Reduced& r, RegionShape shape, const CopyLayout& copies, CostNetwork network);
+  RegionBound(const Reduced& r, RegionShape shape, const CopyLayout& copies)
+      : RegionBound(r, shape, copies, shape.network(r)) {}
+
+  // Prices the region at the multipliers (on the certified grid: `memory` per segment,
+  // empty without a limit; `agreement` per copy entry), runs `iterations` of TRW-S, and
+  // certifies: returns certify_region() of the rounded messages. Then rounds the
+  // messages to a labelling and improves it by a priced 1-opt of `descent_passes`.
+  Total solve(const std::vector<double>& memory, const std::vector<double>& agreement,
+              int iterations, int descent_passes, int scale_bits, const StopControl* stop);
+
+  const RegionShape& shape() const { return shape_; }
+  // After solve(): the labels of the local nodes, and the integer messages certified.
+  const std::vector<Strategy>& labels() const { return x_; }
+  const std::vector<Total>& messages() const { return msg_; }
+  // Adds the owned groups' usage under labels() to a per-segment difference array
+  // (size segments + 1), so that the regions' parts sum to the assembly's profile.
+  void add_usage(std::vector<Total>& diff) const;
+  // Work units of a solve() with `iterations` (as StopPoll counts them).
+  std::uint64_t work(int iterations) const;
 
  private:
+  void price(const std::vector<double>& memory, const std::vector<double>& agreement);
+
   const Reduced& r_;
+  RegionShape shape_;
   const CopyLayout& copies_;
-  std::uint32_t region_;
-  std::vector<std::uint32_t> owned_;
-  std::size_t ghosts_ = 0;
-  std::vector<std::size_t> copies_of_owned_begin_;  // owned index -> its copies elsewhere
-  std::vector<std::uint32_t> copies_of_owned_;
   CostNetwork net_;
-  std::vector<double> base_;  // per local unary entry: cost without prices and multipliers
-  std::unique_ptr<Trws> trws_;
+  Trws trws_;
   std::vector<Strategy> x_;
-  double bound_ = 0;
+  std::vector<Total> msg_;
 };
 
 }  // namespace iopddl

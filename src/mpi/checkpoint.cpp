@@ -57,6 +57,7 @@ void save(boost::archive::text_oarchive& ar, const Checkpoint& c) {
   save_items(ar, c.prices);
   save_items(ar, c.lower_bound);
   save_items(ar, c.bound_multipliers);
+  save_items(ar, c.agreement_multipliers);
   ar << c.seed << c.elapsed << c.rounds;
 }
 
@@ -68,6 +69,7 @@ void load(boost::archive::text_iarchive& ar, Checkpoint& c, std::size_t file_byt
   load_items(ar, c.prices, file_bytes);
   load_items(ar, c.lower_bound, file_bytes);
   load_items(ar, c.bound_multipliers, file_bytes);
+  load_items(ar, c.agreement_multipliers, file_bytes);
   ar >> c.seed >> c.elapsed >> c.rounds;
 }
 

@@ -16,7 +16,10 @@ struct Checkpoint {
   std::string cost;                       // its exact cost (decimal, 128-bit)
   std::vector<double> prices;             // per-member memory multipliers of the reduced problem
   std::string lower_bound;                // best certified lower bound (decimal; empty: none)
-  std::vector<double> bound_multipliers;  // the bound engine's, per time segment (may be empty)
+  std::vector<double> bound_multipliers;  // the bound's memory multipliers, per time segment
+  // The coordinator's agreement multipliers, per copy and strategy of its regions (one per
+  // rank: a resumed run with another number of ranks starts them from 0).
+  std::vector<double> agreement_multipliers;
   std::uint64_t seed = 0;
   double elapsed = 0;        // seconds the run had been going
   std::uint64_t rounds = 0;  // synchronisations done

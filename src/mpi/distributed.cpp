@@ -10,12 +10,14 @@
 //      array) and every rank blends its own with the average (off by default: the ranks'
 //      price levels differ on purpose, and instances differ in which level suits them);
 //   4. rank 0 writes a checkpoint when asked (SIGUSR1) or when the period has passed.
-// With more than one rank, each phase starts with a round of the region workers (see
-// region_round and src/solver/region.hpp): dual decomposition of the priced problem over the
-// regions, with Lagrangian multipliers on the cut edges' agreement and on memory per time
-// segment, whose assembled labelling is repaired into a candidate incumbent and whose duals
-// give a lower bound.
+// Each phase starts with rounds of the distributed bound (coordinator.hpp) on
+// bound.share of the time: every rank bounds its region of the reduced graph under the
+// multipliers that rank 0, the coordinator, owns and steps; rank 0 certifies the global
+// bound, and one rank in turn repairs the regions' assembled labelling under the true
+// limit (the MINLOC that follows shares it if it is the best).
 #include "distributed.hpp"
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,10 +26,11 @@
 #include <limits>
 #include <optional>
 
-#include "../lagrange/region.hpp"
 #include "../partition/regions.hpp"
+#include "../portfolio/bound_worker.hpp"
 #include "../portfolio/portfolio.hpp"
 #include "checkpoint.hpp"
+#include "coordinator.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 
@@ -50,56 +53,38 @@ void bcast_total(Total& value, int root, MPI_Comm comm) {
           static_cast<Total>(static_cast<std::uint64_t>(halves[1]));
 }
 
-// The trivial lower bound: every node and edge at its cheapest entry.
-Total trivial_bound(const Problem& p) {
-  Total b = 0;
-  for (NodeId v = 0; v < p.num_nodes(); ++v) {
-    auto c = p.costs(v);
-    b += *std::min_element(c.begin(), c.end());
+// The rounds of the distributed bound in each phase: rounds until their wall time reaches
+// share / (1 - share) of the last portfolio phase's (rank 0's clock decides for all, so
+// every rank runs the same rounds); one round per phase in deterministic runs, whose
+// message passing then ignores the clock. Rank 0 offers each bound to its store and stops
+// the run once the gap is closed; rank (round mod ranks) repairs and improves the assembly.
+struct BoundRounds {
+  BoundRounds(const Reduced& r, const Partition& part, const SolverOptions& o, MPI_Comm comm)
+      : coordinator(r, part, o.bound, comm),
+        ratio(std::min(o.bound.share, 0.9) / (1 - std::min(o.bound.share, 0.9))) {}
+  void run(double phase_seconds, const SolverOptions& o, int rank, int size, Portfolio& portfolio,
+           StopControl& stop, IncumbentStore& store, Log& log, MPI_Comm comm) {
+    const double start = stop.elapsed();
+    for (int more = 1; more;) {
+      const std::optional<Total> upper =
+          store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
+      std::vector<Strategy> assembled;
+      const Total bound = coordinator.round(upper, o.deterministic ? nullptr : &stop, assembled);
+      if (rank == 0) {
+        BoundWorker::offer_bound(store, log, bound, "coordinator");
+        BoundWorker::stop_if_closed(stop, store, log, o.gap_limit);
+      }
+      if (static_cast<int>(rounds++ % static_cast<std::uint64_t>(size)) == rank)
+        portfolio.improve(assembled, stop, store);
+      more =
+          !o.deterministic && !stop.should_stop() && stop.elapsed() - start < ratio * phase_seconds;
+      MPI_Bcast(&more, 1, MPI_INT, 0, comm);
+    }
   }
-  for (EdgeId e = 0; e < p.num_edges(); ++e) {
-    auto t = p.edge_costs(e);
-    b += *std::min_element(t.begin(), t.end());
-  }
-  return b;
-}
-
-// One round of the region workers: each rank solves its region; one Allreduce of integer
-// arrays assembles the owners' labels and the copies' labels, one of doubles the usage
-// profile of the assembly and the regions' bounds. Every rank then takes the same
-// subgradient step on the multipliers, and one rank in turn repairs and improves the
-// assembly under the true limit (the MINLOC that follows shares it if it is the best).
-// Returns the lower bound of this round (rounded down; the lowest Total if none).
-Total region_round(const Reduced& r, const Partition& part, const CopyLayout& copies,
-                   DualState& dual, RegionSolver& region, int iterations, int rank, int size,
-                   std::uint64_t round, Portfolio& portfolio, StopControl& stop,
-                   IncumbentStore& store, MPI_Comm comm) {
-  const std::size_t n = r.num_nodes(), segments = r.original().num_segments();
-  region.solve(dual.member_weights(), dual.multipliers(), iterations, &stop);
-  std::vector<int> labels(n + copies.size(), 0);
-  for (std::size_t i = 0; i < region.owned().size(); ++i)
-    labels[region.owned()[i]] = region.owned_label(i);
-  for (std::size_t j = 0; j < region.num_copies(); ++j)
-    labels[n + copies.first[static_cast<std::size_t>(rank)] + j] = region.copy_label(j);
-  MPI_Allreduce(MPI_IN_PLACE, labels.data(), static_cast<int>(labels.size()), MPI_INT, MPI_SUM,
-                comm);
-  const std::vector<Strategy> x(labels.begin(), labels.begin() + static_cast<long>(n));
-  const std::vector<Strategy> copy_labels(labels.begin() + static_cast<long>(n), labels.end());
-  std::vector<double> profile(segments + 2, 0.0);
-  DualState::add_usage(r, part.regions[static_cast<std::size_t>(rank)].owned, x, profile);
-  profile[segments + 1] = region.lower_bound();
-  MPI_Allreduce(MPI_IN_PLACE, profile.data(), static_cast<int>(profile.size()), MPI_DOUBLE, MPI_SUM,
-                comm);
-  // The bound belongs to the prices the regions were solved with: take it before the step.
-  const double bound = dual.bound(profile[segments + 1]);
-  profile.pop_back();
-  dual.update(x, copy_labels, profile);
-  if (static_cast<int>(round % static_cast<std::uint64_t>(size)) == rank)
-    portfolio.improve(x, stop, store);
-  // Doubles carry rounding error: stay below by a relative margin before rounding down.
-  if (!std::isfinite(bound) || std::fabs(bound) > 1e30) return -(Total{1} << 120);
-  return static_cast<Total>(std::floor(bound - 1e-9 * std::fabs(bound) - 1.0));
-}
+  Coordinator coordinator;
+  double ratio;
+  std::uint64_t rounds = 0;
+};
 
 // A checkpoint to resume from, refused before anything else if it is of another instance.
 std::optional<Checkpoint> load_resume(const Problem& p, const DistributedOptions& d,
@@ -114,7 +99,7 @@ std::optional<Checkpoint> load_resume(const Problem& p, const DistributedOptions
 
 // The checkpoint's incumbent (if it fits) and its multipliers go to the portfolio.
 void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const Problem& p,
-                  Portfolio& portfolio, IncumbentStore& store, Log& log) {
+                  Portfolio& portfolio, BoundRounds* bounds, IncumbentStore& store, Log& log) {
   if (!resume.assignment.empty()) {
     std::vector<Strategy> x;
     Evaluation e = evaluate(p, resume.assignment);
@@ -128,49 +113,15 @@ void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const P
              to_string(e.cost).c_str(), resume.elapsed);
   }
   portfolio.set_prices(resume.prices);
-  portfolio.set_bound_multipliers(resume.bound_multipliers);
+  if (bounds) {  // a checkpoint of another number of ranks has other agreement multipliers
+    bounds->coordinator.ascent().set_memory(resume.bound_multipliers);
+    bounds->coordinator.ascent().set_agreement(resume.agreement_multipliers);
+  }
   if (const std::optional<Total> bound = parse_total(resume.lower_bound)) {
     store.offer_bound(*bound, "checkpoint");  // certified by the run that wrote it
     log.info("resumed the certified bound %s", to_string(*bound).c_str());
   }
 }
-
-// The region workers (with more than one rank): every rank solves its own region under the
-// shared multipliers, which every rank updates identically from the same gathered arrays.
-// Rounds back off while they stall: each round without a 0.1 % better bound doubles the
-// synchronisations to the next (up to max_region_gap), a better one resets the gap. Their
-// bound settles within seconds on the shared instances, and each round holds every rank at
-// two collectives (about 5-10 % of a phase). The bound is the same on every rank, so is the
-// schedule.
-struct RegionWorkers {
-  RegionWorkers(const Reduced& r, const Partition& part, const DistributedOptions& d, int rank)
-      : copies(r, part),
-        dual(r, copies, memory_price_unit(r), d.region_gain, d.region_step_rounds),
-        solver(r, part, copies, static_cast<std::uint32_t>(rank)) {}
-  // Runs a round when one is due at `epoch`; returns whether it raised `lower_bound`.
-  bool maybe_round(std::uint64_t epoch, const Reduced& r, const Partition& part,
-                   const DistributedOptions& d, int rank, int size, Portfolio& portfolio,
-                   StopControl& stop, IncumbentStore& store, MPI_Comm comm, Total& lower_bound) {
-    if (epoch < next) return false;
-    const Total bound = region_round(r, part, copies, dual, solver, d.region_iterations, rank, size,
-                                     rounds++, portfolio, stop, store, comm);
-    // The bound gain that counts as progress; an integer share of the bound, as before.
-    const Total margin =
-        lower_bound > 0 ? lower_bound / static_cast<Total>(std::llround(1 / d.region_bound_gain))
-                        : 0;
-    gap = bound > lower_bound + margin
-              ? 1
-              : std::min(2 * gap, static_cast<std::uint64_t>(d.max_region_gap));
-    next = epoch + gap;
-    if (bound <= lower_bound) return false;
-    lower_bound = bound;
-    return true;
-  }
-  CopyLayout copies;
-  DualState dual;
-  RegionSolver solver;
-  std::uint64_t gap = 1, next = 0, rounds = 0;
-};
 
 // Every rank adopts the best assignment of all ranks (MINLOC, then a broadcast from its
 // rank); rank 0 offers it to the store it prints from.
@@ -227,6 +178,16 @@ void write_checkpoint(Checkpoint c, const std::string& path, const IncumbentStor
   }
 }
 
+// Each rank's peak resident memory, gathered on rank 0 (MiB).
+std::vector<double> peak_memory(int rank, int size, MPI_Comm comm) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  double mine = static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
+  std::vector<double> all(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, comm);
+  return all;
+}
+
 }  // namespace
 
 SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
@@ -238,9 +199,10 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   // Under MPI the ranks are the unit of parallelism: one worker thread per rank unless
-  // --threads says otherwise.
+  // --threads says otherwise. The bound is the coordinator's, not a portfolio member's.
   SolverOptions o = options;
   if (o.threads <= 0) o.threads = 1;
+  o.bound.share = 0;
   const std::uint64_t print = fingerprint(p);
   const std::optional<Checkpoint> resume = load_resume(p, d, print);
   // Worker w (global index rank x threads + thread) gets the same price level and random
@@ -261,25 +223,19 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   const Partition part = make_regions(r, static_cast<std::size_t>(size));
   const std::string summary = part.summary();
   log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
-  std::unique_ptr<RegionWorkers> regions;
-  if (size > 1 && d.region_iterations > 0 && part.regions.size() > 1)
-    regions = std::make_unique<RegionWorkers>(r, part, d, rank);
-  Total lower_bound = trivial_bound(p);
-  bool bound_from_regions = false;
-  if (resume) apply_resume(*resume, d, p, portfolio, store, log);
+  std::unique_ptr<BoundRounds> bounds;
+  if (options.bound.share > 0) bounds = std::make_unique<BoundRounds>(r, part, options, comm);
+  if (resume) apply_resume(*resume, d, p, portfolio, bounds.get(), store, log);
 
-  double last_checkpoint = stop.elapsed();
+  double last_checkpoint = stop.elapsed(), phase_seconds = 0;
   for (std::uint64_t epoch = 0;; ++epoch) {
-    if (regions && regions->maybe_round(epoch, r, part, d, rank, size, portfolio, stop, store, comm,
-                                        lower_bound)) {
-      bound_from_regions = true;
-      if (rank == 0)
-        log.info("lower bound %s from the regions' dual", to_string(lower_bound).c_str());
-    }
+    if (bounds) bounds->run(phase_seconds, options, rank, size, portfolio, stop, store, log, comm);
+    const double phase_start = stop.elapsed();
     if (o.deterministic)
       portfolio.run(stop, store, d.sync_rounds);
     else
       portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
+    phase_seconds = stop.elapsed() - phase_start;
     // 1. Stop together. 2. The best assignment of all ranks. 3. Memory multipliers.
     // (a deterministic run ends once every rank's workers have spent their work)
     int flags[2] = {stop.should_stop(), o.deterministic && !portfolio.spent()};
@@ -296,10 +252,13 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
       c.fingerprint = print;
       c.instance = p.name();
       c.prices = prices;
-      // The certified bound only (the regions' dual is computed in doubles), and the bound
-      // engine's multipliers, so that a resumed run continues the ascent.
+      // The certified bound and the coordinator's multipliers, so that a resumed run
+      // continues the ascent.
       if (store.bound()) c.lower_bound = to_string(*store.bound());
-      c.bound_multipliers = portfolio.bound_multipliers();
+      if (bounds) {
+        c.bound_multipliers = bounds->coordinator.ascent().memory();
+        c.agreement_multipliers = bounds->coordinator.ascent().agreement();
+      }
       c.seed = o.seed;
       c.elapsed = stop.elapsed();
       c.rounds = epoch + 1;
@@ -309,12 +268,18 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     }
     if (want_stop) break;
   }
-  if (rank == 0)
-    log.info("regions' lower bound %s (%s)", to_string(lower_bound).c_str(),
-             bound_from_regions ? "their dual" : "every node and edge at its cheapest");
+  const std::vector<double> memory = peak_memory(rank, size, comm);
+  if (rank == 0) {
+    std::string list;
+    for (double m : memory) list += (list.empty() ? "" : ", ") + std::to_string(std::lround(m));
+    log.info("peak memory per rank (MiB): %s", list.c_str());
+    if (bounds)
+      log.info("distributed bound: %llu rounds over %zu regions",
+               static_cast<unsigned long long>(bounds->rounds), bounds->coordinator.regions());
+  }
   SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
                    portfolio.neighbourhood_reports());
-  if (store.proven_optimal()) {  // rank 0's certified bound (its bound worker) meets the cost
+  if (store.proven_optimal()) {  // the coordinator's certified bound meets the cost
     done.status = SolveStatus::kOptimal;
     done.note = "proven optimal by the certified Lagrangian bound";
   }

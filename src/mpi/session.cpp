@@ -3,6 +3,7 @@
 
 #include "checkpoint.hpp"
 #include "distributed.hpp"
+#include "distributed_bound.hpp"
 #include "iopddl/distributed.hpp"
 
 namespace iopddl {
@@ -36,6 +37,13 @@ SolveResult solve_distributed(const MpiSession& session, const Problem& problem,
   // The session spans every process: the world communicator is its communicator.
   return mpi::solve_distributed(problem, options, distributed, MPI_COMM_WORLD, stop, store, log,
                                 checkpoint_request, checkpoint_error);
+}
+
+BoundOutcome bound_distributed(const MpiSession& session, const Problem& problem,
+                               const SolverOptions& options, std::uint64_t max_steps,
+                               StopControl& stop, IncumbentStore& store, Log& log) {
+  if (!session.active()) throw std::logic_error("bound_distributed without an MPI session");
+  return mpi::bound_distributed(problem, options, max_steps, MPI_COMM_WORLD, stop, store, log);
 }
 
 void refresh_checkpoint(const Problem& problem, const std::string& path,

@@ -27,6 +27,11 @@ SolveResult solve_distributed(const MpiSession&, const Problem&, const SolverOpt
   throw std::logic_error("this build of iopddl has no MPI layer");
 }
 
+BoundOutcome bound_distributed(const MpiSession&, const Problem&, const SolverOptions&,
+                               std::uint64_t, StopControl&, IncumbentStore&, Log&) {
+  throw std::logic_error("this build of iopddl has no MPI layer");
+}
+
 void refresh_checkpoint(const Problem&, const std::string&, const std::vector<Strategy>&, Total,
                         double) {}
 

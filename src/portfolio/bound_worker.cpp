@@ -63,7 +63,11 @@ bool BoundWorker::step(const StopControl& stop, IncumbentStore& store, Log& log,
     if (e.feasible && store.offer(a, e.cost, "bound"))
       log.info("bound engine: cost %s", to_string(e.cost).c_str());
   }
-  if (!store.offer_bound(bound, "lagrangian")) return false;
+  return offer_bound(store, log, bound, "lagrangian");
+}
+
+bool BoundWorker::offer_bound(IncumbentStore& store, Log& log, Total bound, const char* source) {
+  if (!store.offer_bound(bound, source)) return false;
   const auto gap = store.gap();
   if (gap)
     log.info("bound %s, gap %.4f%%", to_string(bound).c_str(), 100 * *gap);
@@ -72,23 +76,20 @@ bool BoundWorker::step(const StopControl& stop, IncumbentStore& store, Log& log,
   return true;
 }
 
-namespace {
-
-// Requests the stop (and says why) once the gap is closed.
-bool stop_if_closed(StopControl& stop, const IncumbentStore& store, Log& log, double gap_limit) {
-  if (!BoundWorker::closed(store, gap_limit)) return false;
+bool BoundWorker::stop_if_closed(StopControl& stop, const IncumbentStore& store, Log& log,
+                                 double gap_limit) {
+  if (!closed(store, gap_limit)) return false;
   log.info(store.proven_optimal() ? "the bound meets the best cost: proven optimal"
                                   : "the gap is within --gap-limit: stopping");
   stop.request_stop();
   return true;
 }
 
-}  // namespace
-
 void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double share,
-                      double gap_limit, const std::atomic<bool>& done) {
+                      double gap_limit, const std::atomic<bool>& done, std::uint64_t max_steps) {
   using Seconds = std::chrono::duration<double>;
   while (!stop.should_stop() && !done.load(std::memory_order_relaxed) &&
+         (max_steps == 0 || engine_.steps() < max_steps) &&
          !stop_if_closed(stop, store, log, gap_limit)) {
     const auto start = Clock::now();
     step(stop, store, log, true);
@@ -104,7 +105,7 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
 }
 
 BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& stop,
-                         IncumbentStore& store, Log& log) {
+                         IncumbentStore& store, Log& log, std::uint64_t max_steps) {
   BoundOutcome out;
   const SolveResult base = solve_baseline(p, stop, store, log);
   out.status = base.status;
@@ -121,7 +122,7 @@ BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& 
   BoundWorker worker(r, network, o.bound, o.exact);
   worker.step(stop, store, log, true);  // one step at least, for a bound whatever the time left
   const std::atomic<bool> never{false};
-  worker.run(stop, store, log, 1, o.gap_limit, never);
+  worker.run(stop, store, log, 1, o.gap_limit, never, max_steps);
   out.multipliers = worker.engine().multipliers();
   out.steps = worker.engine().steps();
   if (store.has_solution())

@@ -21,11 +21,12 @@ class BoundWorker {
   BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o,
               const ExactOptions& exact);
 
-  // Steps until `stop` says stop or `done` is set, taking `share` of one thread's time
-  // (sleeping between steps; 1: no sleep). Requests `stop` when the bound proves the best
-  // optimal or the gap reaches `gap_limit` (> 0).
+  // Steps until `stop` says stop, `done` is set or the engine has taken `max_steps` steps
+  // (0: no limit), taking `share` of one thread's time (sleeping between steps; 1: no
+  // sleep). Requests `stop` when the bound proves the best optimal or the gap reaches
+  // `gap_limit` (> 0).
   void run(StopControl& stop, IncumbentStore& store, Log& log, double share, double gap_limit,
-           const std::atomic<bool>& done);
+           const std::atomic<bool>& done, std::uint64_t max_steps = 0);
   // One step; returns whether the certified bound improved. With `answers`, a priced
   // labelling that fits the limit is offered to the store.
   bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);
@@ -35,6 +36,11 @@ class BoundWorker {
   bool prove(const StopControl& stop, IncumbentStore& store, Log& log);
   // Whether the run may stop: the best is proven optimal, or within `gap_limit` (> 0).
   static bool closed(const IncumbentStore& store, double gap_limit);
+  // Requests the stop (and says why) once closed().
+  static bool stop_if_closed(StopControl& stop, const IncumbentStore& store, Log& log,
+                             double gap_limit);
+  // Offers a certified bound to the store and logs it with the gap when it is better.
+  static bool offer_bound(IncumbentStore& store, Log& log, Total bound, const char* source);
 
   const BoundEngine& engine() const { return engine_; }
   BoundEngine& engine() { return engine_; }

@@ -523,14 +523,6 @@ std::vector<double> Portfolio::prices() const {
   return workers_.empty() ? std::vector<double>{} : workers_[0]->prices();
 }
 
-std::vector<double> Portfolio::bound_multipliers() const {
-  return bound_ ? bound_->engine().multipliers() : std::vector<double>{};
-}
-
-void Portfolio::set_bound_multipliers(const std::vector<double>& lambda) {
-  if (bound_) bound_->engine().set_multipliers(lambda);  // ignored if of another size
-}
-
 void Portfolio::set_prices(const std::vector<double>& prices) {
   for (auto& w : workers_) w->set_prices(prices);
 }

@@ -60,10 +60,6 @@ class Portfolio {
   // checkpoint), and setting them on every worker (resume, consensus between ranks).
   std::vector<double> prices() const;
   void set_prices(const std::vector<double>& prices);
-  // The bound engine's multipliers (empty without a bound worker), for checkpoints; not
-  // while the portfolio runs.
-  std::vector<double> bound_multipliers() const;
-  void set_bound_multipliers(const std::vector<double>& lambda);
   // Worker 0 repairs and improves a reduced assignment from elsewhere (the region workers'
   // assembly) under the true limit and keeps it if it beats its best. Returns whether it did.
   bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store);

@@ -281,7 +281,7 @@ def random_runs(c, instances, n, rng, tmp):
     numbers = ["0", "1", "2", "0.5", "-1", "1e10", "nan", "x", "3.7", "18446744073709551615",
                "18446744073709551616", "0x10", "", "1e-3"]
     options = ["--seed", "--threads", "--work-limit", "--stale-rounds", "--lns-windows",
-               "--sync-seconds", "--price-blend", "--region-iterations", "--algorithm",
+               "--sync-seconds", "--price-blend", "--algorithm",
                "--pricing", "--gap-limit", "--bound-share"]
     words = ["baseline", "portfolio", "member", "time", "mixed", "fast"]
     seen = {}

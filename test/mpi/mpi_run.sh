@@ -75,18 +75,43 @@ case $check in
     run solve "$instance" --resume bad.txt > bad_out.txt 2> err.txt || status=$?
     [[ $status -eq 3 ]] && grep -q "corrupt checkpoint" err.txt || { echo "corrupt checkpoint: $status $(cat err.txt)"; exit 1; } ;;
   regions)
-    # The region workers run (one region per rank), the answer is valid, and
-    # the lower bound rank 0 reports never exceeds the cost of the answer.
+    # The distributed bound runs (one region per rank), the answer is valid, and no bound
+    # rank 0 reports (progress lines, final line) exceeds the cost of the answer.
     run solve "$instance" --time-limit 4 --sync-seconds 0.3 > out.txt
     last_line_feasible out.txt
     grep -q "$ranks ranks: $ranks regions" out.txt || { echo "no region per rank"; exit 1; }
+    grep -q "distributed bound: [1-9][0-9]* rounds over $ranks regions" out.txt ||
+      { echo "no rounds of the distributed bound"; exit 1; }
     cost=$("$bin" evaluate --json "$instance" out.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
-    bound=$(sed -n 's/.*lower bound \(-*[0-9]*\) .*/\1/p' out.txt | tail -n 1)
-    [[ -n $bound ]] || { echo "no lower bound reported"; exit 1; }
-    (( bound <= cost )) || { echo "lower bound $bound above the answer's cost $cost"; exit 1; }
-    # Without region workers the run is still valid.
-    run solve "$instance" --time-limit 2 --region-iterations 0 > plain.txt
+    bounds=$(sed -n -e 's/^# \[[ 0-9.]*\] bound \(-\{0,1\}[0-9]*\),.*/\1/p' \
+      -e 's/.*certified lower bound \(-\{0,1\}[0-9]*\).*/\1/p' out.txt)
+    [[ -n $bounds ]] || { echo "no lower bound reported"; exit 1; }
+    for bound in $bounds; do
+      ((bound <= cost)) || { echo "lower bound $bound above the answer's cost $cost"; exit 1; }
+    done
+    # Without the bound the run is still valid.
+    run solve "$instance" --time-limit 2 --bound-share 0 > plain.txt
     last_line_feasible plain.txt ;;
+  bound)
+    # The distributed bound (`iopddl bound` under mpirun, RANKS is the most ranks): with one
+    # rank it steps exactly as the single process does; with more it is still valid, at most
+    # the optimum that exact mode proves on a small core.
+    "$bin" generate --family core -n 20 --seed 3 -o core.json > /dev/null
+    "$bin" solve core.json -t 20 > exact.txt
+    grep -q "status optimal" exact.txt || { echo "exact mode did not prove the optimum"; exit 1; }
+    optimum=$("$bin" evaluate --json core.json exact.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
+    single=$("$bin" bound core.json --steps 30 --exact-prove-nodes 0 -q | tail -n 1)
+    for np in $(seq 1 "$ranks"); do
+      got=$(mpirun -np "$np" "$bin" bound core.json --steps 30 --exact-prove-nodes 0 | tee bound$np.txt | tail -n 1)
+      [[ $got =~ ^-?[0-9]+$ ]] || { echo "$np ranks: no bound printed: $got"; exit 1; }
+      ((got <= optimum)) || { echo "$np ranks: bound $got above the optimum $optimum"; exit 1; }
+      grep -q "$np ranks: $np regions" bound$np.txt || { echo "$np ranks: not one region per rank"; exit 1; }
+      if ((np == 1)); then
+        [[ $got == "$single" ]] || { echo "one rank: bound $got, single process $single"; exit 1; }
+      else  # and the regions' parts were all summed: near the one-rank bound (0.997 of it)
+        ((got * 100 >= single * 95)) || { echo "$np ranks: bound $got far below $single"; exit 1; }
+      fi
+    done ;;
   *) echo "unknown check $check"; exit 2 ;;
 esac
 echo "mpi $check with $ranks ranks: ok"

@@ -1,0 +1,71 @@
+// The multipliers of the Lagrangian bound and their step rule: one memory multiplier per
+// time segment (>= 0) and, when the problem is split into regions, one agreement multiplier
+// per copy and strategy (see region.hpp). The bound engine holds one (a single region, no
+// agreement multipliers); under MPI the coordinator (rank 0) holds the only one.
+//
+// The step is a projected subgradient step by Polyak's rule towards a target (the best
+// cost known, capped at bound.target-above times the bound above it), the factor halving
+// after bound.patience steps without a better bound. The two blocks have subgradients in
+// different units (usage against the limit; agreement indicators), so each takes its own
+// Polyak step for an equal share of the gap; an agreement step is also capped at the
+// factor times half the mean spread of the edge tables (a larger one only swaps which copy
+// disagrees). Multipliers stay on the certified grid (units of 2^-bound.scale-bits), so
+// every rank converts them to the same integers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "../reduce/reduced.hpp"
+#include "iopddl/options.hpp"
+#include "region.hpp"
+
+namespace iopddl {
+
+// The scaled integers of multipliers or messages on the certified grid (a value out of
+// range, or NaN, becomes 0: any integers give a valid bound).
+std::vector<Total> certified_integers(const std::vector<double>& v, int scale_bits);
+
+class DualAscent {
+ public:
+  DualAscent(const Reduced& r, const CopyLayout& copies, const BoundOptions& o);
+
+  const std::vector<double>& memory() const { return memory_; }  // per segment; empty: no limit
+  const std::vector<double>& agreement() const { return agreement_; }  // per copy entry
+  // Onto the grid and within the cap that rules out overflow; ignored if of another size.
+  void set_memory(const std::vector<double>& lambda);
+  void set_agreement(const std::vector<double>& a);
+
+  // The certified bound of the input at the current multipliers from the regions' summed
+  // certify_region() values: minus the memory multipliers times the limit, divided by the
+  // scale and rounded up (costs are integers), capped at 10^18 (a bound on the presolved
+  // problem bounds the input's optimum over the assignments without a forbidden pick; one
+  // with forbidden picks costs at least 10^18).
+  Total bound(Total regions_sum) const;
+
+  // Records `bound` (of the current multipliers) and steps them towards `upper` (the best
+  // cost known, if any) with the subgradient of the assembled labelling: `usage` its
+  // per-segment usage differences (size segments + 1), `owners` every group's owner label,
+  // `copy_labels` every copy's label. Returns whether `bound` is the best so far.
+  bool step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage,
+            const std::vector<Strategy>& owners, const std::vector<Strategy>& copy_labels);
+
+  bool fits() const { return fits_; }  // the last step's labelling within the limit
+  Total best() const { return best_; }
+  std::uint64_t steps() const { return steps_; }
+
+ private:
+  const Reduced& r_;
+  const CopyLayout& copies_;
+  BoundOptions o_;
+  std::vector<double> memory_, agreement_;
+  double cap_;         // the largest sum of memory multipliers certify takes (unscaled)
+  double edge_scale_;  // half the mean spread of the edge tables
+  Total best_;
+  std::uint64_t steps_ = 0, since_best_ = 0;
+  double factor_;
+  bool fits_ = false;
+};
+
+}  // namespace iopddl

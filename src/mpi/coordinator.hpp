@@ -1,0 +1,74 @@
+// The distributed bound: every rank bounds the priced subproblem of its region (lagrange/
+// region.hpp), and the coordinator, rank 0, owns the only multipliers (lagrange/ascent.hpp:
+// memory per time segment, agreement per copy and strategy), certifies the global bound
+// and steps the multipliers. One region is the whole problem: a one-rank run steps exactly
+// as the single-process bound engine does.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "../lagrange/ascent.hpp"
+#include "../lagrange/region.hpp"
+#include "../partition/regions.hpp"
+
+namespace iopddl::mpi {
+
+// A 128-bit integer as an MPI datatype (two 64-bit halves) with a summing operation, for
+// exact sums of certified bounds and usage profiles over the ranks.
+class TotalSum {
+ public:
+  TotalSum();
+  ~TotalSum();
+  TotalSum(const TotalSum&) = delete;
+  TotalSum& operator=(const TotalSum&) = delete;
+  // Sums `values` element-wise over the ranks of `comm` into rank `root`'s `values`.
+  void reduce(std::vector<Total>& values, int root, MPI_Comm comm) const;
+
+ private:
+  MPI_Datatype type_;
+  MPI_Op op_;
+};
+
+class Coordinator {
+ public:
+  // Collective: every rank of `comm` builds its region of `part` (one per rank).
+  Coordinator(const Reduced& r, const Partition& part, const BoundOptions& o, MPI_Comm comm);
+
+  // One round, collective over `comm`:
+  //   1. rank 0 broadcasts the multipliers (two flat arrays of doubles on the certified grid);
+  //   2. every rank prices its region, runs bound.iterations of TRW-S (warm) and certifies;
+  //   3. the regions' certified sums and usage profiles are summed exactly on rank 0; the
+  //      owners' and copies' labels are gathered on every rank (`assembled`: every group's
+  //      owner label);
+  //   4. rank 0 certifies the global bound and steps the multipliers towards `upper`.
+  // Returns the certified bound on rank 0 (the lowest Total on the other ranks).
+  Total round(std::optional<Total> upper, const StopControl* stop,
+              std::vector<Strategy>& assembled);
+
+  // Rank 0's multipliers, for checkpoints and resumption (set_* ignores other sizes).
+  const DualAscent& ascent() const { return ascent_; }
+  DualAscent& ascent() { return ascent_; }
+  // Whether the last round's assembly fits the limit (rank 0).
+  bool assembly_fits() const { return ascent_.fits(); }
+  // Work units of one round on this rank.
+  std::uint64_t work() const { return region_->work(o_.iterations); }
+  std::size_t regions() const { return size_; }
+
+ private:
+  const Reduced& r_;
+  BoundOptions o_;
+  MPI_Comm comm_;
+  int rank_, size_;
+  Partition part_;  // one region per rank
+  CopyLayout copies_;
+  std::unique_ptr<RegionBound> region_;
+  DualAscent ascent_;                       // used on rank 0 only
+  std::vector<double> memory_, agreement_;  // this round's multipliers, on every rank
+  TotalSum sum_;
+};
+
+}  // namespace iopddl::mpi

@@ -1,0 +1,67 @@
+// `iopddl bound` under mpirun: every rank reads and presolves the instance, bounds its
+// region, and the coordinator (rank 0) steps the multipliers, round after round, until its
+// clock, a signal, the gap limit or the step limit ends the ascent (the decision is
+// broadcast, so every rank runs the same rounds). No proof searches: they need the whole
+// reparametrised problem in one place.
+#include "distributed_bound.hpp"
+
+#include "../partition/regions.hpp"
+#include "../portfolio/bound_worker.hpp"
+#include "coordinator.hpp"
+#include "iopddl/evaluate.hpp"
+
+namespace iopddl::mpi {
+
+BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::uint64_t max_steps,
+                               MPI_Comm comm, StopControl& stop, IncumbentStore& store, Log& log) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  BoundOutcome out;
+  const SolveResult base = solve_baseline(p, stop, store, log);  // the same on every rank
+  out.status = base.status;
+  if (base.status == SolveStatus::kInfeasible) return out;
+  // Every rank must hold the same grouping: if presolve ran out of time on any rank, all
+  // bound the input as it is.
+  int presolved = 1;
+  std::optional<Reduced> r;
+  try {
+    r.emplace(Reduced::build(p, o.presolve, &stop));
+  } catch (const PresolveStopped&) {
+    presolved = 0;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &presolved, 1, MPI_INT, MPI_LAND, comm);
+  if (!presolved) {
+    log.info("presolve stopped by the time limit: bounding the input as it is");
+    r.emplace(Reduced::build(p, false));
+  }
+  const Partition part = make_regions(*r, static_cast<std::size_t>(size));
+  const std::string summary = part.summary();
+  log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
+  Coordinator coordinator(*r, part, o.bound, comm);
+  std::vector<Strategy> assembled;
+  for (int more = 1; more;) {  // one round at least, for a bound whatever the time left
+    const std::optional<Total> upper =
+        store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
+    const Total bound = coordinator.round(upper, &stop, assembled);
+    ++out.steps;
+    if (rank == 0) {
+      if (coordinator.assembly_fits()) {  // an answer too, as the bound engine's labelling is
+        const std::vector<Strategy> a = r->expand(assembled);
+        const Evaluation e = evaluate(p, a);
+        if (e.feasible && store.offer(a, e.cost, "bound"))
+          log.info("bound assembly: cost %s", to_string(e.cost).c_str());
+      }
+      BoundWorker::offer_bound(store, log, bound, "coordinator");
+      more = !BoundWorker::stop_if_closed(stop, store, log, o.gap_limit) && !stop.should_stop() &&
+             (max_steps == 0 || out.steps < max_steps);
+    }
+    MPI_Bcast(&more, 1, MPI_INT, 0, comm);
+  }
+  out.multipliers = coordinator.ascent().memory();
+  if (store.has_solution())
+    out.status = store.proven_optimal() ? SolveStatus::kOptimal : SolveStatus::kFeasible;
+  return out;
+}
+
+}  // namespace iopddl::mpi
