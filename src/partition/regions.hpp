@@ -1,11 +1,12 @@
-// Regions of the reduced graph for distributed runs. Only this module includes Boost.Graph.
+// Regions of the reduced graph for distributed runs. Only this module includes Boost.Graph
+// and METIS.
 //
-// The reduced graph is put in a Boost compressed_sparse_row_graph; its connected components,
-// articulation points (biconnected structure) and a Cuthill-McKee ordering (which keeps
-// neighbours close, so contiguous slices of it have few cut edges) are computed, and the
-// ordering is cut into `count` slices of about equal work (strategies plus edge table
-// entries). Region i owns its slice; its ghosts are the nodes of other regions adjacent to
-// it; its cut edges join it to them.
+// The reduced graph is put in a Boost compressed_sparse_row_graph for its connected
+// components and articulation points (biconnected structure, reported by `iopddl info`);
+// METIS (multilevel k-way) splits it into `count` regions of about equal work (strategies
+// plus edge table entries) with a small cut. Were METIS to fail, a Cuthill-McKee ordering
+// (which keeps neighbours close) is cut into slices of equal work instead. Region i's
+// ghosts are the nodes of other regions adjacent to it; its cut edges join it to them.
 #pragma once
 
 #include <string>
@@ -32,5 +33,8 @@ struct Partition {
 };
 
 Partition make_regions(const Reduced& r, std::size_t count);
+// The regions of given owners (each < count), with their ghosts and cut edges; the
+// components and articulation points are not counted.
+Partition regions_of(const Reduced& r, std::vector<std::uint32_t> owner, std::size_t count);
 
 }  // namespace iopddl
