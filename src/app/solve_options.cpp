@@ -193,6 +193,10 @@ void describe_bound(OptionTable& t, SolverOptions& o, bool share) {
   t.number("bound.target-above",
            "A step's target: the best cost, but at most this share of the bound above it",
            b.target_above, 1e-9, 1e9, "a positive number", bound);
+  t.number("bound.max-copy-share",
+           "Under MPI, split the bound into one region per rank only when their ghost copies "
+           "are at most this share of the groups (otherwise rank 0 bounds the whole problem)",
+           b.max_copy_share, 0, 1e9, "a number", bound);
   t.integer("bound.scale-bits", "Multipliers and messages are certified in units of 2^-bits",
             b.scale_bits, 0, 24, bound);
 }

@@ -10,30 +10,13 @@ namespace {
 
 constexpr Total kNoBound = -(Total{1} << 126);
 
-// Agreement multipliers stay within +-10^18 (unscaled): scaled, a group's sum over its
-// copies then stays far inside 128 bits.
-constexpr double kAgreementCap = 1e18;
+// Agreement multipliers stay within +-10^15 (unscaled), below the forbidden levels that
+// average_copies leaves alone; scaled, a group's sum over its copies stays far inside 128
+// bits.
+constexpr double kAgreementCap = 1e15;
 
 double on_grid(double v, double scale) {
   return std::floor(v * scale) / scale;
-}
-
-// Half the mean spread (largest less least allowed entry) of the edge tables.
-double half_mean_spread(const Reduced& r) {
-  double spread = 0;
-  std::size_t counted = 0;
-  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
-    const std::size_t size =
-        static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
-    Cost lo = kForbidden, hi = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-      if (is_forbidden(r.table(e)[i])) continue;
-      lo = std::min(lo, r.table(e)[i]);
-      hi = std::max(hi, r.table(e)[i]);
-    }
-    if (lo <= hi) spread += static_cast<double>(hi - lo), ++counted;
-  }
-  return counted > 0 ? std::max(1.0, spread / static_cast<double>(counted) / 2) : 1.0;
 }
 
 }  // namespace
@@ -54,10 +37,16 @@ DualAscent::DualAscent(const Reduced& r, const CopyLayout& copies, const BoundOp
       o_(o),
       agreement_(copies.begin.back(), 0.0),
       cap_(static_cast<double>(certify_cap(r)) / std::ldexp(1.0, o.scale_bits)),
-      edge_scale_(copies.size() > 0 ? half_mean_spread(r) : 1.0),
       best_(kNoBound),
       factor_(o.step) {
   if (r.original().usage_limit()) memory_.assign(r.original().num_segments(), 0.0);
+  node_copies_begin_.assign(r.num_nodes() + 1, 0);
+  for (std::uint32_t g : copies.node) ++node_copies_begin_[g + 1];
+  for (std::size_t g = 0; g < r.num_nodes(); ++g)
+    node_copies_begin_[g + 1] += node_copies_begin_[g];
+  node_copies_.resize(copies.size());
+  std::vector<std::size_t> at(node_copies_begin_.begin(), node_copies_begin_.end() - 1);
+  for (std::uint32_t c = 0; c < copies.size(); ++c) node_copies_[at[copies.node[c]]++] = c;
 }
 
 void DualAscent::set_memory(const std::vector<double>& lambda) {
@@ -87,9 +76,7 @@ Total DualAscent::bound(Total regions_sum) const {
   return std::min<Total>(in_cost_units(regions_sum - priced * limit, o_.scale_bits), kForbidden);
 }
 
-bool DualAscent::step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage,
-                      const std::vector<Strategy>& owners,
-                      const std::vector<Strategy>& copy_labels) {
+bool DualAscent::step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage) {
   ++steps_;
   const bool better = bound > best_;
   if (better) {
@@ -104,52 +91,69 @@ bool DualAscent::step(Total bound, std::optional<Total> upper, const std::vector
   const double above = o_.target_above * std::fabs(static_cast<double>(bound));
   Total target = bound + std::max<Total>(1, static_cast<Total>(std::min(above, 1e36)));
   if (upper && *upper < target) target = *upper;
-  // The memory block's subgradient: usage_t - limit of the labelling, where it counts
-  // (a multiplier at 0 with usage below the limit cannot move).
+  // The subgradient: usage_t - limit of the labelling, where it counts (a multiplier at 0
+  // with usage below the limit cannot move).
   const Total limit = r_.original().usage_limit().value_or(0);
   fits_ = true;
   Total running = 0;
-  double memory_norm = 0;
+  double norm = 0;
   std::vector<double> sub(memory_.size(), 0.0);
   for (std::size_t t = 0; t + 1 < usage.size(); ++t) {
     running += usage[t];
     if (running > limit) fits_ = false;
     if (memory_.empty()) continue;
     sub[t] = static_cast<double>(running - limit);
-    if (memory_[t] > 0 || sub[t] > 0) memory_norm += sub[t] * sub[t];
+    if (memory_[t] > 0 || sub[t] > 0) norm += sub[t] * sub[t];
   }
-  // The agreement block's: +1 at the copy's label, -1 at its owner's, where they differ.
-  std::size_t disagreements = 0;
-  for (std::size_t c = 0; c < copies_.size(); ++c)
-    disagreements += copy_labels[c] != owners[copies_.node[c]];
   if (since_best_ >= static_cast<std::uint64_t>(o_.patience)) {
     factor_ /= 2;
     since_best_ = 0;
     if (factor_ < o_.min_step) factor_ = o_.step;
   }
-  if (target <= bound) return better;
-  const int blocks = (memory_norm > 0) + (disagreements > 0);
-  if (blocks == 0) return better;
-  const double gap = static_cast<double>(target - bound) / blocks;
-  if (memory_norm > 0) {
-    const double alpha = factor_ * gap / memory_norm;
-    std::vector<double> next(memory_.size());
-    for (std::size_t t = 0; t < memory_.size(); ++t) next[t] = memory_[t] + alpha * sub[t];
-    set_memory(next);
-  }
-  if (disagreements > 0) {
-    const double alpha =
-        std::min(factor_ * gap / (2.0 * static_cast<double>(disagreements)), factor_ * edge_scale_);
-    std::vector<double> next = agreement_;
-    for (std::size_t c = 0; c < copies_.size(); ++c) {
-      const Strategy mine = copy_labels[c], owners_label = owners[copies_.node[c]];
-      if (mine == owners_label) continue;
-      next[copies_.begin[c] + mine] += alpha;
-      next[copies_.begin[c] + owners_label] -= alpha;
-    }
-    set_agreement(next);
-  }
+  if (memory_.empty() || norm == 0 || target <= bound) return better;
+  const double alpha = factor_ * static_cast<double>(target - bound) / norm;
+  std::vector<double> next(memory_.size());
+  for (std::size_t t = 0; t < memory_.size(); ++t) next[t] = memory_[t] + alpha * sub[t];
+  set_memory(next);
   return better;
+}
+
+void DualAscent::average_copies(const std::vector<Total>& copy, const std::vector<Total>& owner) {
+  // In the certified units: every part but the owner's to the floor of the average, the
+  // owner's to the rest (at least the average), so the sum of the parts' minima falls by
+  // at most one unit per copy where it does not rise.
+  const double scale = std::ldexp(1.0, o_.scale_bits);
+  const Total forbidden = static_cast<Total>(1e15 * scale);
+  std::vector<Total> a = certified_integers(agreement_, o_.scale_bits);
+  const auto huge = [forbidden](Total v) { return v >= forbidden || v <= -forbidden; };
+  for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
+    const std::size_t first = node_copies_begin_[g], last = node_copies_begin_[g + 1];
+    if (first == last) continue;
+    const Strategy k = r_.strategies(g);
+    const Total* mine = owner.data() + copies_.begin[node_copies_[first]];
+    // A group with a forbidden-level cost in any part keeps its multipliers: averaging
+    // only its other strategies could lower the bound.
+    bool skip = std::any_of(mine, mine + k, huge);
+    for (std::size_t j = first; j < last && !skip; ++j) {
+      const Total* v = copy.data() + copies_.begin[node_copies_[j]];
+      skip = std::any_of(v, v + k, huge);
+    }
+    if (skip) continue;
+    const auto parts = static_cast<Total>(last - first + 1);
+    for (Strategy s = 0; s < k; ++s) {
+      Total sum = mine[s];
+      for (std::size_t j = first; j < last; ++j) sum += copy[copies_.begin[node_copies_[j]] + s];
+      Total average = sum / parts;
+      if (average * parts > sum) --average;  // the floor
+      for (std::size_t j = first; j < last; ++j) {
+        const std::size_t at = copies_.begin[node_copies_[j]] + s;
+        a[at] += average - copy[at];
+      }
+    }
+  }
+  std::vector<double> next(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) next[i] = static_cast<double>(a[i]) / scale;
+  set_agreement(next);
 }
 
 }  // namespace iopddl

@@ -63,7 +63,7 @@ Total BoundEngine::step(std::optional<Total> upper, const StopControl* stop) {
   }
   std::vector<Total> usage(r_.original().num_segments() + 1, 0);
   region_.add_usage(usage);
-  ascent_.step(bound, upper, usage, region_.labels(), {});
+  ascent_.step(bound, upper, usage);
   return bound;
 }
 

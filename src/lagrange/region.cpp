@@ -9,6 +9,15 @@
 #include "time_prices.hpp"
 
 namespace iopddl {
+namespace {
+
+// floor(a / b) for b > 0 (C++ division truncates towards zero).
+Total floor_div(Total a, Total b) {
+  const Total q = a / b;
+  return q * b > a ? q - 1 : q;
+}
+
+}  // namespace
 CopyLayout::CopyLayout(const Reduced& r, const Partition& part) {
   begin.push_back(0);
   for (std::uint32_t k = 0; k < part.regions.size(); ++k) {
@@ -34,6 +43,7 @@ RegionShape RegionShape::whole(const Reduced& r) {
     s.share.push_back(Share::kWhole);
   }
   s.owned_copies_begin.assign(s.owned + 1, 0);
+  s.parts.assign(s.owned, 1);
   return s;
 }
 
@@ -69,6 +79,9 @@ RegionShape::RegionShape(const Reduced& r, const Partition& part, const CopyLayo
     owned_copies_begin[i + 1] = owned_copies_begin[i] + of[i].size();
     owned_copies.insert(owned_copies.end(), of[i].begin(), of[i].end());
   }
+  std::vector<std::uint32_t> held(r.num_nodes(), 0);  // copies of each group
+  for (std::uint32_t b : copies.node) ++held[b];
+  for (std::uint32_t g : group) parts.push_back(1 + held[g]);
 }
 
 CostNetwork RegionShape::network(const Reduced& r) const {
@@ -90,7 +103,8 @@ CostNetwork RegionShape::network(const Reduced& r) const {
 
 Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayout& copies,
                      const std::vector<Total>& memory, const std::vector<Total>& agreement,
-                     const std::vector<Total>& msg, int scale_bits, Reparametrisation* out) {
+                     const std::vector<Total>& msg, int scale_bits, Reparametrisation* out,
+                     std::vector<Total>* node_costs) {
   const Problem& p = r.original();
   const Total scale = Total{1} << scale_bits;
   // Member weights: the sum of the multipliers over each member's segments.
@@ -99,8 +113,11 @@ Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayou
   const std::size_t n = shape.group.size();
   std::vector<std::size_t> begin(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + r.strategies(shape.group[i]);
+  // Each local node: its group's priced cost, shared exactly between the owner and the
+  // copies (a copy takes the floor of an equal share, the owner the rest); then the
+  // agreement multipliers, taken from the owner and given to the copies.
   std::vector<Total> node(begin.back());
-  for (std::size_t i = 0; i < shape.owned; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = shape.group[i];
     Total* u = node.data() + begin[i];
     for (Strategy s = 0; s < r.strategies(g); ++s) u[s] = scale * r.costs(g)[s];
@@ -111,15 +128,21 @@ Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayou
         const Total w = prefix[p.seg_hi(v)] - prefix[p.seg_lo(v)];
         for (Strategy s = 0; s < r.strategies(g); ++s) u[s] += w * r.member_usage(mi, s);
       }
-    for (std::size_t j = shape.owned_copies_begin[i]; j < shape.owned_copies_begin[i + 1]; ++j) {
-      const Total* a = agreement.data() + copies.begin[shape.owned_copies[j]];
-      for (Strategy s = 0; s < r.strategies(g); ++s) u[s] -= a[s];
+    const Total parts = shape.parts[i];
+    if (parts > 1)
+      for (Strategy s = 0; s < r.strategies(g); ++s) {
+        const Total share = floor_div(u[s], parts);
+        u[s] = i < shape.owned ? u[s] - (parts - 1) * share : share;
+      }
+    if (i < shape.owned) {
+      for (std::size_t j = shape.owned_copies_begin[i]; j < shape.owned_copies_begin[i + 1]; ++j) {
+        const Total* a = agreement.data() + copies.begin[shape.owned_copies[j]];
+        for (Strategy s = 0; s < r.strategies(g); ++s) u[s] -= a[s];
+      }
+    } else {
+      const Total* a = agreement.data() + copies.begin[shape.ghost_copy[i - shape.owned]];
+      for (Strategy s = 0; s < r.strategies(g); ++s) u[s] += a[s];
     }
-  }
-  for (std::size_t j = 0; j + shape.owned < n; ++j) {
-    const Total* a = agreement.data() + copies.begin[shape.ghost_copy[j]];
-    std::copy(a, a + r.strategies(shape.group[shape.owned + j]),
-              node.data() + begin[shape.owned + j]);
   }
   // Each edge: its entries (its share of them) minus the messages it sent, whose values the
   // ends receive; then its row minima into edge_u and the column minima of what is left
@@ -185,6 +208,8 @@ Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayou
     out->node_begin = std::move(begin);
     out->node = std::move(node);
     out->constant = 0;
+  } else if (node_costs != nullptr) {
+    *node_costs = std::move(node);
   }
   return bound;
 }
@@ -193,12 +218,15 @@ RegionBound::RegionBound(const Reduced& r, RegionShape shape, const CopyLayout& 
                          CostNetwork network)
     : r_(r), shape_(std::move(shape)), copies_(copies), net_(std::move(network)), trws_(net_) {
   x_.assign(net_.num_nodes(), 0);
+  node_begin_.assign(shape_.group.size() + 1, 0);
+  for (std::size_t i = 0; i < shape_.group.size(); ++i)
+    node_begin_[i + 1] = node_begin_[i] + r.strategies(shape_.group[i]);
 }
 
 void RegionBound::price(const std::vector<double>& memory, const std::vector<double>& agreement) {
   std::vector<double> w;
   if (!memory.empty()) member_time_weights(r_, memory, w);
-  for (std::uint32_t i = 0; i < shape_.owned; ++i) {
+  for (std::uint32_t i = 0; i < shape_.group.size(); ++i) {
     const std::uint32_t g = shape_.group[i];
     double* u = net_.unary(i);
     const Strategy k = r_.strategies(g);
@@ -210,15 +238,18 @@ void RegionBound::price(const std::vector<double>& memory, const std::vector<dou
         for (Strategy s = 0; s < k; ++s)
           u[s] += w[mi] * static_cast<double>(r_.member_usage(mi, s));
       }
-    for (std::size_t j = shape_.owned_copies_begin[i]; j < shape_.owned_copies_begin[i + 1]; ++j) {
-      const double* a = agreement.data() + copies_.begin[shape_.owned_copies[j]];
-      for (Strategy s = 0; s < k; ++s) u[s] -= a[s];
+    if (shape_.parts[i] > 1)
+      for (Strategy s = 0; s < k; ++s) u[s] /= shape_.parts[i];
+    if (i < shape_.owned) {
+      for (std::size_t j = shape_.owned_copies_begin[i]; j < shape_.owned_copies_begin[i + 1];
+           ++j) {
+        const double* a = agreement.data() + copies_.begin[shape_.owned_copies[j]];
+        for (Strategy s = 0; s < k; ++s) u[s] -= a[s];
+      }
+    } else {
+      const double* a = agreement.data() + copies_.begin[shape_.ghost_copy[i - shape_.owned]];
+      for (Strategy s = 0; s < k; ++s) u[s] += a[s];
     }
-  }
-  for (std::size_t j = 0; j + shape_.owned < shape_.group.size(); ++j) {
-    const auto local = static_cast<std::uint32_t>(shape_.owned + j);
-    const double* a = agreement.data() + copies_.begin[shape_.ghost_copy[j]];
-    std::copy(a, a + net_.strategies(local), net_.unary(local));
   }
 }
 
@@ -230,7 +261,7 @@ Total RegionBound::solve(const std::vector<double>& memory, const std::vector<do
   msg_ = certified_integers(trws_.reparametrisation(), scale_bits);
   const Total bound =
       certify_region(r_, shape_, copies_, certified_integers(memory, scale_bits),
-                     certified_integers(agreement, scale_bits), msg_, scale_bits, nullptr);
+                     certified_integers(agreement, scale_bits), msg_, scale_bits, nullptr, &nodes_);
   x_ = trws_.round();
   net_.descend(x_, descent_passes);
   return bound;
@@ -246,6 +277,24 @@ void RegionBound::add_usage(std::vector<Total>& diff) const {
       diff[p.seg_lo(v)] += r_.member_usage(mi, x_[i]);
       diff[p.seg_hi(v)] -= r_.member_usage(mi, x_[i]);
     }
+  }
+}
+
+void RegionBound::add_labels(std::vector<Strategy>& owners) const {
+  for (std::size_t i = 0; i < shape_.owned; ++i) owners[shape_.group[i]] = x_[i];
+}
+
+void RegionBound::add_copy_costs(std::vector<Total>& copy, std::vector<Total>& owner) const {
+  for (std::size_t i = 0; i < shape_.owned; ++i) {
+    const Strategy k = r_.strategies(shape_.group[i]);
+    for (std::size_t j = shape_.owned_copies_begin[i]; j < shape_.owned_copies_begin[i + 1]; ++j)
+      std::copy(reparametrised(i), reparametrised(i) + k,
+                owner.begin() + static_cast<std::ptrdiff_t>(copies_.begin[shape_.owned_copies[j]]));
+  }
+  for (std::size_t j = 0; j + shape_.owned < shape_.group.size(); ++j) {
+    const std::size_t i = shape_.owned + j;
+    std::copy(reparametrised(i), reparametrised(i) + r_.strategies(shape_.group[i]),
+              copy.begin() + static_cast<std::ptrdiff_t>(copies_.begin[shape_.ghost_copy[j]]));
   }
 }
 

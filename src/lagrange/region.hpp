@@ -3,16 +3,19 @@
 // free of MPI: this module builds and bounds one region; the bound engine (one region: the
 // whole problem) and the MPI coordinator (one region per rank) sum the regions' bounds.
 //
-// Region k's subproblem: owned groups carry their costs plus the memory prices of their
-// members (a member's weight is the sum of the per-segment multipliers over its interval);
-// an edge with both ends owned carries its table; a cut edge appears in both regions it
+// Region k's subproblem: a group's priced cost (its costs plus the memory prices of its
+// members; a member's weight is the sum of the per-segment multipliers over its interval)
+// is shared equally between its owner and each of its copies; an edge with both ends owned
+// carries its table; a cut edge appears in both regions it
 // joins, each with a share of its table against the ghost copy (the region owning the
 // edge's first end takes half, rounded towards zero in the certified units, the other the
 // rest, so the shares sum exactly to the table). Agreement of a copy with its owner is
 // relaxed: multiplier a_c(s) is added to copy c's cost of strategy s and subtracted from
-// its owner's. For an assignment that every copy agrees with, the regions' energies sum to
-// its cost plus the priced usage, so for any multipliers (memory ones >= 0) the sum of the
-// regions' certified bounds minus the memory multipliers times the limit bounds the optimum.
+// its owner's. (Ghosts without their share of the priced cost lagged behind every memory
+// step: on G under 2 ranks the bound fell to 0.4 of the best cost.) For an assignment that every
+// copy agrees with, the regions' energies sum to its cost plus the priced usage, so for any
+// multipliers (memory ones >= 0) the sum of the regions' certified bounds minus the memory
+// multipliers times the limit bounds the optimum.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +60,10 @@ struct RegionShape {
   std::vector<std::uint32_t> eu, ev;  // local edge -> local ids of edge_u and edge_v
   std::vector<Share> share;
   std::vector<std::uint32_t> ghost_copy;  // ghost j (local owned + j) -> its copy
+  // Local node -> 1 + the copies of its group in all regions: the group's priced cost is
+  // shared equally between its owner and its copies (exactly, in the certified units: each
+  // copy takes the floor of a share, the owner the rest).
+  std::vector<std::uint32_t> parts;
   // Owned node i -> the copies of it that other regions hold (CSR).
   std::vector<std::size_t> owned_copies_begin;
   std::vector<std::uint32_t> owned_copies;
@@ -74,11 +81,13 @@ struct RegionShape {
 // problem): `memory` per segment and `agreement` per copy entry of `copies` (both scaled
 // integers), integer messages `msg` per local edge (k_u entries into edge_u, then k_v
 // into edge_v). Exact in 128 bits. With `out`, the reparametrised problem (over the local
-// nodes and edges; its constant left 0) is kept there too.
+// nodes and edges; its constant left 0) is kept there too; with `node_costs`, only its node
+// costs (local node after local node, each node's strategies in order).
 struct Reparametrisation;
 Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayout& copies,
                      const std::vector<Total>& memory, const std::vector<Total>& agreement,
-                     const std::vector<Total>& msg, int scale_bits, Reparametrisation* out);
+                     const std::vector<Total>& msg, int scale_bits, Reparametrisation* out,
+                     std::vector<Total>* node_costs = nullptr);
 
 // One region's priced subproblem bounded by warm-started TRW-S and certified.
 class RegionBound {
@@ -95,12 +104,20 @@ class RegionBound {
               int iterations, int descent_passes, int scale_bits, const StopControl* stop);
 
   const RegionShape& shape() const { return shape_; }
-  // After solve(): the labels of the local nodes, and the integer messages certified.
+  // After solve(): the labels of the local nodes, the integer messages certified, and the
+  // reparametrised cost of local node i's strategies (scaled) that the bound was read from.
   const std::vector<Strategy>& labels() const { return x_; }
   const std::vector<Total>& messages() const { return msg_; }
+  const Total* reparametrised(std::size_t i) const { return nodes_.data() + node_begin_[i]; }
   // Adds the owned groups' usage under labels() to a per-segment difference array
   // (size segments + 1), so that the regions' parts sum to the assembly's profile.
   void add_usage(std::vector<Total>& diff) const;
+  // Writes the owned groups' labels into `owners` (per reduced group), and the
+  // reparametrised costs into the layout's per-copy-entry arrays: each ghost's into `copy`,
+  // each owned group's into `owner` at every copy of it (DualAscent::average_copies).
+  // Entries of other regions are left as they are (zero, for sums over the regions).
+  void add_labels(std::vector<Strategy>& owners) const;
+  void add_copy_costs(std::vector<Total>& copy, std::vector<Total>& owner) const;
   // Work units of a solve() with `iterations` (as StopPoll counts them).
   std::uint64_t work(int iterations) const;
 
@@ -114,6 +131,8 @@ class RegionBound {
   Trws trws_;
   std::vector<Strategy> x_;
   std::vector<Total> msg_;
+  std::vector<std::size_t> node_begin_;  // per local node: its first entry in nodes_
+  std::vector<Total> nodes_;
 };
 
 }  // namespace iopddl

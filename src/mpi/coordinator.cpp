@@ -1,7 +1,11 @@
 #include "coordinator.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <string>
 
 #include "../lagrange/bound.hpp"
 
@@ -51,6 +55,40 @@ int size_of(MPI_Comm comm) {
 
 }  // namespace
 
+Partition shared_regions(const Reduced& r, MPI_Comm comm) {
+  const int rank = rank_of(comm), size = size_of(comm);
+  Partition part;
+  std::vector<std::uint32_t> owner(r.num_nodes());
+  std::uint64_t count = 0;
+  if (rank == 0) {
+    part = make_regions(r, static_cast<std::size_t>(size));
+    owner = part.owner;
+    count = part.regions.size();
+  }
+  MPI_Bcast(&count, 1, MPI_UINT64_T, 0, comm);
+  MPI_Bcast(owner.data(), static_cast<int>(owner.size()), MPI_UINT32_T, 0, comm);
+  if (rank != 0) part = regions_of(r, std::move(owner), count);
+  return part;
+}
+
+bool narrow_cut(const Partition& part, const Reduced& r, const BoundOptions& o) {
+  std::size_t copies = 0;
+  for (const Region& region : part.regions) copies += region.ghosts.size();
+  return static_cast<double>(copies) <= o.max_copy_share * static_cast<double>(r.num_nodes());
+}
+
+std::string peak_memory(MPI_Comm comm) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const double mine = static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
+  const int rank = rank_of(comm);
+  std::vector<double> all(rank == 0 ? static_cast<std::size_t>(size_of(comm)) : 0);
+  MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, comm);
+  std::string list;
+  for (double m : all) list += (list.empty() ? "" : ", ") + std::to_string(std::lround(m));
+  return list;
+}
+
 TotalSum::TotalSum() {
   MPI_Type_contiguous(2, MPI_INT64_T, &type_);
   MPI_Type_commit(&type_);
@@ -93,29 +131,32 @@ Total Coordinator::round(std::optional<Total> upper, const StopControl* stop,
   }
   MPI_Bcast(memory_.data(), static_cast<int>(memory_.size()), MPI_DOUBLE, 0, comm_);
   MPI_Bcast(agreement_.data(), static_cast<int>(agreement_.size()), MPI_DOUBLE, 0, comm_);
-  // The certified sum first, then the usage differences of the owned groups.
-  std::vector<Total> sums(r_.original().num_segments() + 2, 0);
-  sums[0] = region_->solve(memory_, agreement_, o_.iterations, 2, o_.scale_bits, stop);
-  std::vector<Total> usage(sums.size() - 1, 0);
+  const Total part = region_->solve(memory_, agreement_, o_.iterations, 2, o_.scale_bits, stop);
+  // One exact sum over the ranks: the certified parts, the usage differences of the owned
+  // groups, and the reparametrised costs of the copies and of their owners.
+  const std::size_t segments = r_.original().num_segments(), entries = copies_.begin.back();
+  std::vector<Total> usage(segments + 1, 0), copy(entries, 0), owner(entries, 0);
   region_->add_usage(usage);
-  std::copy(usage.begin(), usage.end(), sums.begin() + 1);
+  region_->add_copy_costs(copy, owner);
+  std::vector<Total> sums{part};
+  sums.insert(sums.end(), usage.begin(), usage.end());
+  sums.insert(sums.end(), copy.begin(), copy.end());
+  sums.insert(sums.end(), owner.begin(), owner.end());
   sum_.reduce(sums, 0, comm_);
-  // Labels: each group's from its owner, each copy's from the region holding it.
-  const RegionShape& shape = region_->shape();
-  const std::size_t n = r_.num_nodes();
-  std::vector<int> labels(n + copies_.size(), 0);
-  for (std::size_t i = 0; i < shape.owned; ++i) labels[shape.group[i]] = region_->labels()[i];
-  for (std::size_t j = 0; j + shape.owned < shape.group.size(); ++j)
-    labels[n + shape.ghost_copy[j]] = region_->labels()[shape.owned + j];
+  // The assembly: each group at its owner's label.
+  std::vector<Strategy> labels(r_.num_nodes(), 0);
+  region_->add_labels(labels);
   MPI_Allreduce(MPI_IN_PLACE, labels.data(), static_cast<int>(labels.size()), MPI_INT, MPI_SUM,
                 comm_);
-  assembled.assign(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(n));
+  assembled = std::move(labels);
   if (rank_ != 0) return -(Total{1} << 126);
   const Total bound = ascent_.bound(sums[0]);
-  const std::vector<Strategy> copy_labels(labels.begin() + static_cast<std::ptrdiff_t>(n),
-                                          labels.end());
-  usage.assign(sums.begin() + 1, sums.end());
-  ascent_.step(bound, upper, usage, assembled, copy_labels);
+  const auto at = [&](std::size_t i) { return sums.begin() + static_cast<std::ptrdiff_t>(i); };
+  usage.assign(at(1), at(1 + segments + 1));
+  copy.assign(at(segments + 2), at(segments + 2 + entries));
+  owner.assign(at(segments + 2 + entries), sums.end());
+  ascent_.step(bound, upper, usage);
+  ascent_.average_copies(copy, owner);
   return bound;
 }
 

@@ -33,6 +33,16 @@ class TotalSum {
   MPI_Op op_;
 };
 
+// One region per rank, the same on every rank: rank 0 partitions (partition/regions.hpp)
+// and broadcasts the owners. Rank 0's partition also counts components and articulation
+// points; the others' do not.
+Partition shared_regions(const Reduced& r, MPI_Comm comm);
+// Whether the regions' cut is narrow enough to split the bound over them: ghost copies at
+// most bound.max-copy-share of the groups.
+bool narrow_cut(const Partition& part, const Reduced& r, const BoundOptions& o);
+// Each rank's peak resident memory (MiB) as "a, b, ..." on rank 0 ("" elsewhere).
+std::string peak_memory(MPI_Comm comm);
+
 class Coordinator {
  public:
   // Collective: every rank of `comm` builds its region of `part` (one per rank).

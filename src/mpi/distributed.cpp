@@ -17,8 +17,6 @@
 // limit (the MINLOC that follows shares it if it is the best).
 #include "distributed.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -116,6 +114,8 @@ void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const P
   if (bounds) {  // a checkpoint of another number of ranks has other agreement multipliers
     bounds->coordinator.ascent().set_memory(resume.bound_multipliers);
     bounds->coordinator.ascent().set_agreement(resume.agreement_multipliers);
+  } else {
+    portfolio.set_bound_multipliers(resume.bound_multipliers);
   }
   if (const std::optional<Total> bound = parse_total(resume.lower_bound)) {
     store.offer_bound(*bound, "checkpoint");  // certified by the run that wrote it
@@ -178,16 +178,6 @@ void write_checkpoint(Checkpoint c, const std::string& path, const IncumbentStor
   }
 }
 
-// Each rank's peak resident memory, gathered on rank 0 (MiB).
-std::vector<double> peak_memory(int rank, int size, MPI_Comm comm) {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  double mine = static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
-  std::vector<double> all(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, comm);
-  return all;
-}
-
 }  // namespace
 
 SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
@@ -199,10 +189,9 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   // Under MPI the ranks are the unit of parallelism: one worker thread per rank unless
-  // --threads says otherwise. The bound is the coordinator's, not a portfolio member's.
+  // --threads says otherwise.
   SolverOptions o = options;
   if (o.threads <= 0) o.threads = 1;
-  o.bound.share = 0;
   const std::uint64_t print = fingerprint(p);
   const std::optional<Checkpoint> resume = load_resume(p, d, print);
   // Worker w (global index rank x threads + thread) gets the same price level and random
@@ -220,11 +209,18 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   MPI_Allreduce(MPI_IN_PLACE, &optimal, 1, MPI_INT, MPI_LAND, comm);
   if (optimal) return result;
   const Reduced& r = portfolio.reduced();
-  const Partition part = make_regions(r, static_cast<std::size_t>(size));
+  const Partition part = shared_regions(r, comm);
   const std::string summary = part.summary();
   log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
+  // The bound: split over the ranks' regions when their cut is narrow, otherwise rank 0's
+  // bound worker bounds the whole problem beside its workers, as a single process does.
   std::unique_ptr<BoundRounds> bounds;
-  if (options.bound.share > 0) bounds = std::make_unique<BoundRounds>(r, part, options, comm);
+  if (options.bound.share > 0 && size > 1 && narrow_cut(part, r, options.bound)) {
+    bounds = std::make_unique<BoundRounds>(r, part, options, comm);
+    portfolio.drop_bound();
+  } else if (options.bound.share > 0 && size > 1) {
+    log.info("the regions' cut is wide (bound.max-copy-share): rank 0 bounds the whole problem");
+  }
   if (resume) apply_resume(*resume, d, p, portfolio, bounds.get(), store, log);
 
   double last_checkpoint = stop.elapsed(), phase_seconds = 0;
@@ -258,6 +254,8 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
       if (bounds) {
         c.bound_multipliers = bounds->coordinator.ascent().memory();
         c.agreement_multipliers = bounds->coordinator.ascent().agreement();
+      } else {
+        c.bound_multipliers = portfolio.bound_multipliers();
       }
       c.seed = o.seed;
       c.elapsed = stop.elapsed();
@@ -268,18 +266,16 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     }
     if (want_stop) break;
   }
-  const std::vector<double> memory = peak_memory(rank, size, comm);
+  const std::string memory = peak_memory(comm);
   if (rank == 0) {
-    std::string list;
-    for (double m : memory) list += (list.empty() ? "" : ", ") + std::to_string(std::lround(m));
-    log.info("peak memory per rank (MiB): %s", list.c_str());
+    log.info("peak memory per rank (MiB): %s", memory.c_str());
     if (bounds)
       log.info("distributed bound: %llu rounds over %zu regions",
                static_cast<unsigned long long>(bounds->rounds), bounds->coordinator.regions());
   }
   SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
                    portfolio.neighbourhood_reports());
-  if (store.proven_optimal()) {  // the coordinator's certified bound meets the cost
+  if (store.proven_optimal()) {  // rank 0's certified bound meets the cost
     done.status = SolveStatus::kOptimal;
     done.note = "proven optimal by the certified Lagrangian bound";
   }

@@ -1,8 +1,9 @@
 // `iopddl bound` under mpirun: every rank reads and presolves the instance, bounds its
 // region, and the coordinator (rank 0) steps the multipliers, round after round, until its
 // clock, a signal, the gap limit or the step limit ends the ascent (the decision is
-// broadcast, so every rank runs the same rounds). No proof searches: they need the whole
-// reparametrised problem in one place.
+// broadcast, so every rank runs the same rounds). When the regions' cut is wide, rank 0
+// bounds the whole problem alone (the others hold empty regions). No proof searches: they
+// need the whole reparametrised problem in one place.
 #include "distributed_bound.hpp"
 
 #include "../partition/regions.hpp"
@@ -35,9 +36,13 @@ BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::ui
     log.info("presolve stopped by the time limit: bounding the input as it is");
     r.emplace(Reduced::build(p, false));
   }
-  const Partition part = make_regions(*r, static_cast<std::size_t>(size));
+  Partition part = shared_regions(*r, comm);
   const std::string summary = part.summary();
   log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
+  if (size > 1 && !narrow_cut(part, *r, o.bound)) {
+    log.info("the regions' cut is wide (bound.max-copy-share): rank 0 bounds the whole problem");
+    part = regions_of(*r, std::vector<std::uint32_t>(r->num_nodes(), 0), 1);
+  }
   Coordinator coordinator(*r, part, o.bound, comm);
   std::vector<Strategy> assembled;
   for (int more = 1; more;) {  // one round at least, for a bound whatever the time left
@@ -58,6 +63,8 @@ BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::ui
     }
     MPI_Bcast(&more, 1, MPI_INT, 0, comm);
   }
+  const std::string memory = peak_memory(comm);
+  log.info("peak memory per rank (MiB): %s", memory.c_str());
   out.multipliers = coordinator.ascent().memory();
   if (store.has_solution())
     out.status = store.proven_optimal() ? SolveStatus::kOptimal : SolveStatus::kFeasible;

@@ -519,6 +519,18 @@ void Portfolio::adopt(const std::vector<Strategy>& x, Total cost) {
   for (auto& w : workers_) w->adopt(x, cost);
 }
 
+std::vector<double> Portfolio::bound_multipliers() const {
+  return bound_ ? bound_->engine().multipliers() : std::vector<double>{};
+}
+
+void Portfolio::set_bound_multipliers(const std::vector<double>& lambda) {
+  if (bound_) bound_->engine().set_multipliers(lambda);  // ignored if of another size
+}
+
+void Portfolio::drop_bound() {
+  bound_.reset();
+}
+
 std::vector<double> Portfolio::prices() const {
   return workers_.empty() ? std::vector<double>{} : workers_[0]->prices();
 }

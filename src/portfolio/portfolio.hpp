@@ -60,6 +60,12 @@ class Portfolio {
   // checkpoint), and setting them on every worker (resume, consensus between ranks).
   std::vector<double> prices() const;
   void set_prices(const std::vector<double>& prices);
+  // The bound worker's memory multipliers (empty without one), for checkpoints and
+  // resumption; not while the portfolio runs. drop_bound() leaves the bound to another
+  // (the MPI coordinator's regions).
+  std::vector<double> bound_multipliers() const;
+  void set_bound_multipliers(const std::vector<double>& lambda);
+  void drop_bound();
   // Worker 0 repairs and improves a reduced assignment from elsewhere (the region workers'
   // assembly) under the true limit and keeps it if it beats its best. Returns whether it did.
   bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store);

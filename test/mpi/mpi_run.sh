@@ -75,9 +75,9 @@ case $check in
     run solve "$instance" --resume bad.txt > bad_out.txt 2> err.txt || status=$?
     [[ $status -eq 3 ]] && grep -q "corrupt checkpoint" err.txt || { echo "corrupt checkpoint: $status $(cat err.txt)"; exit 1; } ;;
   regions)
-    # The distributed bound runs (one region per rank), the answer is valid, and no bound
-    # rank 0 reports (progress lines, final line) exceeds the cost of the answer.
-    run solve "$instance" --time-limit 4 --sync-seconds 0.3 > out.txt
+    # The distributed bound runs (one region per rank, whatever their cut), the answer is
+    # valid, and no bound rank 0 reports (progress lines, final line) exceeds its cost.
+    run solve "$instance" --time-limit 4 --sync-seconds 0.3 --bound-max-copy-share 1 > out.txt
     last_line_feasible out.txt
     grep -q "$ranks ranks: $ranks regions" out.txt || { echo "no region per rank"; exit 1; }
     grep -q "distributed bound: [1-9][0-9]* rounds over $ranks regions" out.txt ||
@@ -93,25 +93,32 @@ case $check in
     run solve "$instance" --time-limit 2 --bound-share 0 > plain.txt
     last_line_feasible plain.txt ;;
   bound)
-    # The distributed bound (`iopddl bound` under mpirun, RANKS is the most ranks): with one
-    # rank it steps exactly as the single process does; with more it is still valid, at most
-    # the optimum that exact mode proves on a small core.
+    # The distributed bound (`iopddl bound` under mpirun, RANKS is the most ranks), split
+    # into regions whatever their cut (--bound-max-copy-share 1): with one rank it steps
+    # exactly as the single process does; with more it is still valid, at most the optimum
+    # that exact mode proves on a small core, and near the one-rank bound. By default the
+    # core's cut is too wide to split: rank 0 bounds it whole, as the single process does.
     "$bin" generate --family core -n 20 --seed 3 -o core.json > /dev/null
     "$bin" solve core.json -t 20 > exact.txt
     grep -q "status optimal" exact.txt || { echo "exact mode did not prove the optimum"; exit 1; }
     optimum=$("$bin" evaluate --json core.json exact.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
     single=$("$bin" bound core.json --steps 30 --exact-prove-nodes 0 -q | tail -n 1)
     for np in $(seq 1 "$ranks"); do
-      got=$(mpirun -np "$np" "$bin" bound core.json --steps 30 --exact-prove-nodes 0 | tee bound$np.txt | tail -n 1)
+      got=$(mpirun -np "$np" "$bin" bound core.json --steps 30 --bound-max-copy-share 1 |
+        tee bound$np.txt | tail -n 1)
       [[ $got =~ ^-?[0-9]+$ ]] || { echo "$np ranks: no bound printed: $got"; exit 1; }
       ((got <= optimum)) || { echo "$np ranks: bound $got above the optimum $optimum"; exit 1; }
       grep -q "$np ranks: $np regions" bound$np.txt || { echo "$np ranks: not one region per rank"; exit 1; }
+      grep -q "peak memory per rank (MiB): [0-9]" bound$np.txt || { echo "$np ranks: no memory report"; exit 1; }
       if ((np == 1)); then
         [[ $got == "$single" ]] || { echo "one rank: bound $got, single process $single"; exit 1; }
       else  # and the regions' parts were all summed: near the one-rank bound (0.997 of it)
         ((got * 100 >= single * 95)) || { echo "$np ranks: bound $got far below $single"; exit 1; }
       fi
-    done ;;
+    done
+    whole=$(mpirun -np "$ranks" "$bin" bound core.json --steps 30 | tee whole.txt | tail -n 1)
+    grep -q "rank 0 bounds the whole problem" whole.txt || { echo "a wide cut was split"; exit 1; }
+    [[ $whole == "$single" ]] || { echo "rank 0 alone: bound $whole, single process $single"; exit 1; } ;;
   *) echo "unknown check $check"; exit 2 ;;
 esac
 echo "mpi $check with $ranks ranks: ok"
