@@ -55,7 +55,9 @@ void bcast_total(Total& value, int root, MPI_Comm comm) {
 // share / (1 - share) of the last portfolio phase's (rank 0's clock decides for all, so
 // every rank runs the same rounds); one round per phase in deterministic runs, whose
 // message passing then ignores the clock. Rank 0 offers each bound to its store and stops
-// the run once the gap is closed; rank (round mod ranks) repairs and improves the assembly.
+// the run once the gap is closed. Rank (phase mod ranks) repairs and improves the last
+// assembly of the phase (once a phase: a repair of every round's took most of the rounds'
+// time on N).
 struct BoundRounds {
   BoundRounds(const Reduced& r, const Partition& part, const SolverOptions& o, MPI_Comm comm)
       : coordinator(r, part, o.bound, comm),
@@ -63,25 +65,25 @@ struct BoundRounds {
   void run(double phase_seconds, const SolverOptions& o, int rank, int size, Portfolio& portfolio,
            StopControl& stop, IncumbentStore& store, Log& log, MPI_Comm comm) {
     const double start = stop.elapsed();
-    for (int more = 1; more;) {
+    std::vector<Strategy> assembled;
+    for (int more = 1; more; ++rounds) {
       const std::optional<Total> upper =
           store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
-      std::vector<Strategy> assembled;
       const Total bound = coordinator.round(upper, o.deterministic ? nullptr : &stop, assembled);
       if (rank == 0) {
         BoundWorker::offer_bound(store, log, bound, "coordinator");
         BoundWorker::stop_if_closed(stop, store, log, o.gap_limit);
       }
-      if (static_cast<int>(rounds++ % static_cast<std::uint64_t>(size)) == rank)
-        portfolio.improve(assembled, stop, store);
       more =
           !o.deterministic && !stop.should_stop() && stop.elapsed() - start < ratio * phase_seconds;
       MPI_Bcast(&more, 1, MPI_INT, 0, comm);
     }
+    if (static_cast<int>(phases++ % static_cast<std::uint64_t>(size)) == rank)
+      portfolio.improve(assembled, stop, store);
   }
   Coordinator coordinator;
   double ratio;
-  std::uint64_t rounds = 0;
+  std::uint64_t rounds = 0, phases = 0;
 };
 
 // A checkpoint to resume from, refused before anything else if it is of another instance.
