@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "iopddl/evaluate.hpp"
@@ -20,6 +21,7 @@
 #include "portfolio/polish_schedule.hpp"
 #include "reduce/reduced.hpp"
 #include "support.hpp"
+#include "util/thread_priority.hpp"
 
 using namespace iopddl;
 
@@ -298,4 +300,22 @@ TEST_CASE("the payoff polish schedule keeps answers exact and nearly always opti
   }
   CHECK(instances >= 25);
   CHECK(optimal >= instances * 9 / 10);
+}
+
+TEST_CASE("an exploring worker's thread is made nicer, never less nice, and only itself") {
+  const auto nice_of_this_thread = [] {
+    return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+  };
+  const int before = nice_of_this_thread();
+  int inside = 0, again = 0;
+  std::thread([&] {
+    lower_thread_priority(5);
+    inside = nice_of_this_thread();
+    lower_thread_priority(0);   // nothing
+    lower_thread_priority(-3);  // never less nice
+    again = nice_of_this_thread();
+  }).join();
+  CHECK(inside == std::min(19, before + 5));
+  CHECK(again == inside);
+  CHECK(nice_of_this_thread() == before);  // the caller's thread keeps its own
 }

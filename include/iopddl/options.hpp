@@ -187,7 +187,12 @@ struct SolverOptions {
   static constexpr int kMaxThreads = 64;
   Algorithm algorithm = Algorithm::kPortfolio;
   std::uint64_t seed = 1;
-  int threads = 0;             // 0: the machine's cores
+  int threads = 0;  // 0: the machine's cores
+  // Workers after the first run this much nicer (Linux), so that they and the bound thread
+  // never slow worker 0, which has a one-thread run's price level: on N at 20 s (2 cores,
+  // seeds 1-3) 2 threads went from 1.130 / 1.240 / 1.194 to 1.130 / 1.053 / 1.070, with
+  // 1 thread at 1.059 / 1.079 / 1.070, and A, M, S level (tuning.csv: explorer-nice).
+  int explorer_nice = 5;
   bool deterministic = false;  // bounded by work, not time: same seed+threads, same answer
   // Deterministic mode: millions of work units per worker (a unit is about one table entry
   // or delta read); 2500 is about 10 s per worker on a 2-core machine (tuning.csv: work-limit).

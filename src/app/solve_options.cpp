@@ -31,6 +31,10 @@ void describe_run(OptionTable& t, RunSettings& s) {
             "Worker threads (0: one per core; under MPI, per rank, and 0 means 1; more than " +
                 std::to_string(SolverOptions::kMaxThreads) + " are capped)",
             o.threads, 0, kMaxInt);
+  t.integer("explorer-nice",
+            "How much nicer the workers after the first run, so that they never slow the "
+            "first (0: as nice as it)",
+            o.explorer_nice, 0, 19);
   t.choice("algorithm", "The solver", o.algorithm,
            {{"baseline", Algorithm::kBaseline}, {"portfolio", Algorithm::kPortfolio}});
   t.flag("deterministic",

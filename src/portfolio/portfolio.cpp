@@ -28,6 +28,7 @@
 #include "../local/tree_block.hpp"
 #include "../local/window_search.hpp"
 #include "../reduce/reduced.hpp"
+#include "../util/thread_priority.hpp"
 #include "bound_worker.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
@@ -470,8 +471,13 @@ void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t roun
   std::atomic<bool> done{false};  // the workers have returned: the bound stops too
   if (bound_ && !o_.deterministic)
     pool.emplace_back([&] { bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done); });
+  // The workers after the first yield to it (and to the bound): worker 0 has the price
+  // level of a one-thread run, so more threads than cores must not slow it down.
   for (std::size_t w = 1; w < workers_.size(); ++w)
-    pool.emplace_back([&, w] { workers_[w]->run(stop, store, log_, rounds, until); });
+    pool.emplace_back([&, w] {
+      lower_thread_priority(o_.explorer_nice);
+      workers_[w]->run(stop, store, log_, rounds, until);
+    });
   if (!workers_.empty()) workers_[0]->run(stop, store, log_, rounds, until);
   done = true;
   for (auto& t : pool) t.join();
