@@ -1,7 +1,7 @@
 // A pairwise cost network in doubles: node costs (unary) per strategy and one table per
 // edge. It is what message passing (TRW-S), its rounding and the priced 1-opt work on: the
 // whole reduced problem with memory priced into the node costs, or one region of it with
-// ghost copies of its neighbours (the distributed region workers).
+// ghost copies of its neighbours (the distributed bound).
 #pragma once
 
 #include <cstdint>

@@ -51,10 +51,11 @@ class Coordinator {
   // One round, collective over `comm`:
   //   1. rank 0 broadcasts the multipliers (two flat arrays of doubles on the certified grid);
   //   2. every rank prices its region, runs bound.iterations of TRW-S (warm) and certifies;
-  //   3. the regions' certified sums and usage profiles are summed exactly on rank 0; the
-  //      owners' and copies' labels are gathered on every rank (`assembled`: every group's
-  //      owner label);
-  //   4. rank 0 certifies the global bound and steps the multipliers towards `upper`.
+  //   3. the regions' certified sums, usage profiles and the copies' and owners'
+  //      reparametrised costs are summed exactly on rank 0; the owners' labels are
+  //      gathered on every rank (`assembled`: every group's owner label);
+  //   4. rank 0 certifies the global bound, steps the memory multipliers towards `upper`
+  //      and moves each group's parts to their average (DualAscent).
   // Returns the certified bound on rank 0 (the lowest Total on the other ranks).
   Total round(std::optional<Total> upper, const StopControl* stop,
               std::vector<Strategy>& assembled);

@@ -1,6 +1,6 @@
 // The distributed loop. Every rank reads the whole instance and presolves it (presolve is
 // deterministic, so all ranks hold the same reduced problem), owns one region of the
-// reduced graph (for the region workers) and runs the portfolio's workers rank x threads
+// reduced graph (for the distributed bound) and runs the portfolio's workers rank x threads
 // + t, whose price levels and random streams differ from the other ranks'. Between
 // phases all ranks synchronise:
 //   1. agree whether to stop (logical or: a rank past the deadline or signalled stops all);

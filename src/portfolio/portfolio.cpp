@@ -168,7 +168,7 @@ class Worker {
   std::vector<double> prices() const { return prices_.absolute(); }
   void set_prices(const std::vector<double>& w) { prices_.set_absolute(w); }
 
-  // Repairs and improves an assignment from elsewhere (a region workers' assembly) under the
+  // Repairs and improves an assignment from elsewhere (the distributed bound's assembly) under the
   // true limit; keeps it if it beats this worker's best. Returns whether it did.
   bool improve(const std::vector<Strategy>& x, const StopControl& stop, IncumbentStore& store,
                Log& log) {
@@ -180,7 +180,7 @@ class Worker {
     memory_descent(state_, improve_rng_,
                    stop);  // its own stream: the worker's search goes on undisturbed
     trade(stop, improve_rng_);
-    if (!keep_if_better(store, log, "regions")) return false;
+    if (!keep_if_better(store, log, "assembly")) return false;
     best_adopted_ = true;
     return true;
   }

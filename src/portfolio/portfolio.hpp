@@ -66,7 +66,7 @@ class Portfolio {
   std::vector<double> bound_multipliers() const;
   void set_bound_multipliers(const std::vector<double>& lambda);
   void drop_bound();
-  // Worker 0 repairs and improves a reduced assignment from elsewhere (the region workers'
+  // Worker 0 repairs and improves a reduced assignment from elsewhere (the distributed bound's
   // assembly) under the true limit and keeps it if it beats its best. Returns whether it did.
   bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store);
 
