@@ -40,13 +40,6 @@ DualAscent::DualAscent(const Reduced& r, const CopyLayout& copies, const BoundOp
       best_(kNoBound),
       factor_(o.step) {
   if (r.original().usage_limit()) memory_.assign(r.original().num_segments(), 0.0);
-  node_copies_begin_.assign(r.num_nodes() + 1, 0);
-  for (std::uint32_t g : copies.node) ++node_copies_begin_[g + 1];
-  for (std::size_t g = 0; g < r.num_nodes(); ++g)
-    node_copies_begin_[g + 1] += node_copies_begin_[g];
-  node_copies_.resize(copies.size());
-  std::vector<std::size_t> at(node_copies_begin_.begin(), node_copies_begin_.end() - 1);
-  for (std::uint32_t c = 0; c < copies.size(); ++c) node_copies_[at[copies.node[c]]++] = c;
 }
 
 void DualAscent::set_memory(const std::vector<double>& lambda) {
@@ -127,28 +120,24 @@ void DualAscent::average_copies(const std::vector<Total>& copy, const std::vecto
   std::vector<Total> a = certified_integers(agreement_, o_.scale_bits);
   const auto huge = [forbidden](Total v) { return v >= forbidden || v <= -forbidden; };
   for (std::uint32_t g = 0; g < r_.num_nodes(); ++g) {
-    const std::size_t first = node_copies_begin_[g], last = node_copies_begin_[g + 1];
-    if (first == last) continue;
+    const std::span<const std::uint32_t> of = copies_.of(g);
+    if (of.empty()) continue;
     const Strategy k = r_.strategies(g);
-    const Total* mine = owner.data() + copies_.begin[node_copies_[first]];
+    const Total* mine = owner.data() + copies_.begin[of.front()];
     // A group with a forbidden-level cost in any part keeps its multipliers: averaging
     // only its other strategies could lower the bound.
     bool skip = std::any_of(mine, mine + k, huge);
-    for (std::size_t j = first; j < last && !skip; ++j) {
-      const Total* v = copy.data() + copies_.begin[node_copies_[j]];
-      skip = std::any_of(v, v + k, huge);
-    }
+    for (std::uint32_t c : of)
+      skip = skip ||
+             std::any_of(copy.data() + copies_.begin[c], copy.data() + copies_.begin[c] + k, huge);
     if (skip) continue;
-    const auto parts = static_cast<Total>(last - first + 1);
+    const Total parts = copies_.parts(g);
     for (Strategy s = 0; s < k; ++s) {
       Total sum = mine[s];
-      for (std::size_t j = first; j < last; ++j) sum += copy[copies_.begin[node_copies_[j]] + s];
+      for (std::uint32_t c : of) sum += copy[copies_.begin[c] + s];
       Total average = sum / parts;
       if (average * parts > sum) --average;  // the floor
-      for (std::size_t j = first; j < last; ++j) {
-        const std::size_t at = copies_.begin[node_copies_[j]] + s;
-        a[at] += average - copy[at];
-      }
+      for (std::uint32_t c : of) a[copies_.begin[c] + s] += average - copy[copies_.begin[c] + s];
     }
   }
   std::vector<double> next(a.size());

@@ -69,8 +69,6 @@ class DualAscent {
   BoundOptions o_;
   std::vector<double> memory_, agreement_;
   double cap_;  // the largest sum of memory multipliers certify takes (unscaled)
-  std::vector<std::size_t> node_copies_begin_;  // per group: its copies (CSR)
-  std::vector<std::uint32_t> node_copies_;
   Total best_;
   std::uint64_t steps_ = 0, since_best_ = 0;
   double factor_;

@@ -29,6 +29,12 @@ CopyLayout::CopyLayout(const Reduced& r, const Partition& part) {
     }
   }
   first.push_back(node.size());
+  of_begin_.assign(r.num_nodes() + 1, 0);
+  for (std::uint32_t g : node) ++of_begin_[g + 1];
+  for (std::size_t g = 0; g < r.num_nodes(); ++g) of_begin_[g + 1] += of_begin_[g];
+  of_.resize(node.size());
+  std::vector<std::size_t> at(of_begin_.begin(), of_begin_.end() - 1);
+  for (std::uint32_t c = 0; c < node.size(); ++c) of_[at[node[c]]++] = c;
 }
 
 RegionShape RegionShape::whole(const Reduced& r) {
@@ -42,8 +48,6 @@ RegionShape RegionShape::whole(const Reduced& r) {
     s.ev.push_back(r.edge_v(e));
     s.share.push_back(Share::kWhole);
   }
-  s.owned_copies_begin.assign(s.owned + 1, 0);
-  s.parts.assign(s.owned, 1);
   return s;
 }
 
@@ -71,17 +75,6 @@ RegionShape::RegionShape(const Reduced& r, const Partition& part, const CopyLayo
     share.push_back(owns_u && owns_v ? Share::kWhole
                                      : (owns_u ? Share::kFirstHalf : Share::kSecondHalf));
   }
-  std::vector<std::vector<std::uint32_t>> of(owned);
-  for (std::uint32_t c = 0; c < copies.size(); ++c)
-    if (part.owner[copies.node[c]] == region) of[local[copies.node[c]]].push_back(c);
-  owned_copies_begin.assign(owned + 1, 0);
-  for (std::size_t i = 0; i < owned; ++i) {
-    owned_copies_begin[i + 1] = owned_copies_begin[i] + of[i].size();
-    owned_copies.insert(owned_copies.end(), of[i].begin(), of[i].end());
-  }
-  std::vector<std::uint32_t> held(r.num_nodes(), 0);  // copies of each group
-  for (std::uint32_t b : copies.node) ++held[b];
-  for (std::uint32_t g : group) parts.push_back(1 + held[g]);
 }
 
 CostNetwork RegionShape::network(const Reduced& r) const {
@@ -128,15 +121,15 @@ Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayou
         const Total w = prefix[p.seg_hi(v)] - prefix[p.seg_lo(v)];
         for (Strategy s = 0; s < r.strategies(g); ++s) u[s] += w * r.member_usage(mi, s);
       }
-    const Total parts = shape.parts[i];
+    const Total parts = copies.parts(g);
     if (parts > 1)
       for (Strategy s = 0; s < r.strategies(g); ++s) {
         const Total share = floor_div(u[s], parts);
         u[s] = i < shape.owned ? u[s] - (parts - 1) * share : share;
       }
     if (i < shape.owned) {
-      for (std::size_t j = shape.owned_copies_begin[i]; j < shape.owned_copies_begin[i + 1]; ++j) {
-        const Total* a = agreement.data() + copies.begin[shape.owned_copies[j]];
+      for (std::uint32_t c : copies.of(g)) {
+        const Total* a = agreement.data() + copies.begin[c];
         for (Strategy s = 0; s < r.strategies(g); ++s) u[s] -= a[s];
       }
     } else {
@@ -238,12 +231,11 @@ void RegionBound::price(const std::vector<double>& memory, const std::vector<dou
         for (Strategy s = 0; s < k; ++s)
           u[s] += w[mi] * static_cast<double>(r_.member_usage(mi, s));
       }
-    if (shape_.parts[i] > 1)
-      for (Strategy s = 0; s < k; ++s) u[s] /= shape_.parts[i];
+    if (copies_.parts(g) > 1)
+      for (Strategy s = 0; s < k; ++s) u[s] /= copies_.parts(g);
     if (i < shape_.owned) {
-      for (std::size_t j = shape_.owned_copies_begin[i]; j < shape_.owned_copies_begin[i + 1];
-           ++j) {
-        const double* a = agreement.data() + copies_.begin[shape_.owned_copies[j]];
+      for (std::uint32_t c : copies_.of(g)) {
+        const double* a = agreement.data() + copies_.begin[c];
         for (Strategy s = 0; s < k; ++s) u[s] -= a[s];
       }
     } else {
@@ -287,9 +279,9 @@ void RegionBound::add_labels(std::vector<Strategy>& owners) const {
 void RegionBound::add_copy_costs(std::vector<Total>& copy, std::vector<Total>& owner) const {
   for (std::size_t i = 0; i < shape_.owned; ++i) {
     const Strategy k = r_.strategies(shape_.group[i]);
-    for (std::size_t j = shape_.owned_copies_begin[i]; j < shape_.owned_copies_begin[i + 1]; ++j)
+    for (std::uint32_t c : copies_.of(shape_.group[i]))
       std::copy(reparametrised(i), reparametrised(i) + k,
-                owner.begin() + static_cast<std::ptrdiff_t>(copies_.begin[shape_.owned_copies[j]]));
+                owner.begin() + static_cast<std::ptrdiff_t>(copies_.begin[c]));
   }
   for (std::size_t j = 0; j + shape_.owned < shape_.group.size(); ++j) {
     const std::size_t i = shape_.owned + j;

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "../partition/regions.hpp"
@@ -41,11 +42,27 @@ struct CopyLayout {
   std::vector<std::uint64_t> begin;   // copy -> offset of its multipliers (one per strategy)
   std::vector<std::uint64_t> first;   // region -> its first copy
   std::size_t size() const { return node.size(); }
+  // The copies of group g (held by regions other than its owner's), in copy order.
+  std::span<const std::uint32_t> of(std::uint32_t g) const {
+    if (of_begin_.empty()) return {};
+    return {of_.data() + of_begin_[g], of_begin_[g + 1] - of_begin_[g]};
+  }
+  // 1 + the copies of group g: the parts its priced cost is shared between.
+  std::uint32_t parts(std::uint32_t g) const {
+    return 1 + static_cast<std::uint32_t>(of(g).size());
+  }
+
+ private:
+  std::vector<std::size_t> of_begin_;  // per group (CSR; empty without copies)
+  std::vector<std::uint32_t> of_;
 };
 
 // Which local nodes and edges a region has, in the order of its network (and so of its
 // messages). Local nodes: the owned groups, then the ghosts; local edges: the reduced edges
 // with an owned end, in the reduced order, each between the local ids of its two ends.
+// A group's priced cost is shared equally between its owner and its copies
+// (CopyLayout::parts; exactly, in the certified units: each copy takes the floor of a
+// share, the owner the rest).
 struct RegionShape {
   enum class Share : std::uint8_t { kWhole, kFirstHalf, kSecondHalf };
   // The whole reduced problem as one region: groups and edges in the reduced order, the
@@ -60,13 +77,6 @@ struct RegionShape {
   std::vector<std::uint32_t> eu, ev;  // local edge -> local ids of edge_u and edge_v
   std::vector<Share> share;
   std::vector<std::uint32_t> ghost_copy;  // ghost j (local owned + j) -> its copy
-  // Local node -> 1 + the copies of its group in all regions: the group's priced cost is
-  // shared equally between its owner and its copies (exactly, in the certified units: each
-  // copy takes the floor of a share, the owner the rest).
-  std::vector<std::uint32_t> parts;
-  // Owned node i -> the copies of it that other regions hold (CSR).
-  std::vector<std::size_t> owned_copies_begin;
-  std::vector<std::uint32_t> owned_copies;
 
   // The region's network in doubles (cut edges at half their table); node costs are set
   // when a RegionBound prices it.
