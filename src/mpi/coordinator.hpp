@@ -65,8 +65,6 @@ class Coordinator {
   DualAscent& ascent() { return ascent_; }
   // Whether the last round's assembly fits the limit (rank 0).
   bool assembly_fits() const { return ascent_.fits(); }
-  // Work units of one round on this rank.
-  std::uint64_t work() const { return region_->work(o_.iterations); }
   std::size_t regions() const { return size_; }
 
  private:
