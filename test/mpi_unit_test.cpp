@@ -52,6 +52,21 @@ TEST_CASE("a corrupt or missing checkpoint is an input error naming the file") {
   std::remove("ck_bad.txt");
 }
 
+TEST_CASE("a checkpoint of another layout is refused by name, not read as garbage") {
+  // The first layout began with the instance's fingerprint (a 64-bit hash); a later one
+  // would begin with a larger format number.
+  std::ofstream("ck_first.txt") << "22 serialization::archive 17 1311768467463790320 4 110 97 "
+                                   "109 101 0 2 52 53 0 0 0 1 0 0";
+  CHECK_THROWS_WITH_AS(mpi::load_checkpoint("ck_first.txt"),
+                       doctest::Contains("ck_first.txt: checkpoint written by an earlier iopddl"),
+                       InputError);
+  std::ofstream("ck_later.txt") << "22 serialization::archive 17 3 0";
+  CHECK_THROWS_WITH_AS(mpi::load_checkpoint("ck_later.txt"),
+                       doctest::Contains("checkpoint of format 3, not 2"), InputError);
+  std::remove("ck_first.txt");
+  std::remove("ck_later.txt");
+}
+
 TEST_CASE("a checkpoint whose count was edited is refused before anything is allocated") {
   mpi::Checkpoint c;
   c.assignment = {5, 6, 7};

@@ -49,7 +49,13 @@ void load_items(boost::archive::text_iarchive& ar, std::string& s, std::size_t f
   }
 }
 
+// The layout of the fields below; a checkpoint of another layout is refused by name. (The
+// first layout had no number: its first field, the fingerprint, is a 64-bit hash, which
+// is never this small.)
+constexpr std::uint64_t kFormat = 2;
+
 void save(boost::archive::text_oarchive& ar, const Checkpoint& c) {
+  ar << kFormat;
   ar << c.fingerprint;
   save_items(ar, c.instance);
   save_items(ar, c.assignment);
@@ -61,7 +67,18 @@ void save(boost::archive::text_oarchive& ar, const Checkpoint& c) {
   ar << c.seed << c.elapsed << c.rounds;
 }
 
+// Thrown for a checkpoint of another layout (an earlier or later iopddl).
+struct OtherFormat : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 void load(boost::archive::text_iarchive& ar, Checkpoint& c, std::size_t file_bytes) {
+  std::uint64_t format = 0;
+  ar >> format;
+  if (format != kFormat)
+    throw OtherFormat(format > 1000 ? std::string("written by an earlier iopddl")
+                                    : "of format " + std::to_string(format) + ", not " +
+                                          std::to_string(kFormat));
   ar >> c.fingerprint;
   load_items(ar, c.instance, file_bytes);
   load_items(ar, c.assignment, file_bytes);
@@ -122,6 +139,9 @@ Checkpoint load_checkpoint(const std::string& path) {
   try {
     boost::archive::text_iarchive archive(in);
     load(archive, c, bytes.size);
+  } catch (const OtherFormat& e) {
+    throw InputError(path + ": checkpoint " + e.what() +
+                     " (this one cannot read it: start again without --resume)");
   } catch (const std::exception& e) {
     throw InputError(path + ": corrupt checkpoint (" + e.what() + ")");
   }
