@@ -94,6 +94,9 @@ for _ in $(seq 1 300); do
 done
 scontrol show job "$job" | grep -q "Restarts=1" || { echo "the job was not requeued"; exit 1; }
 until scontrol show job "$job" | grep -q "JobState=PENDING"; do sleep 0.1; done
+# slurmd refuses a job whose credential is no newer than the revocation of its last run's
+# (whole seconds): released within the same second, it is killed ("Job credential revoked").
+sleep 2
 scontrol update jobid="$job" starttime=now
 wait_for "$out" "resumed from $work/job.checkpoint" 120
 [[ -s $work/job.checkpoint.used ]] || { echo "no record of the time used"; exit 1; }

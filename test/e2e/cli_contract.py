@@ -267,7 +267,7 @@ def checkpoints(c, b, inst, tmp):
     # A checkpoint whose count was edited is refused at once.
     with open(ck) as f:
         words = f.read().split()
-    words[4] = "4000000000"  # after the header (3 words) and the fingerprint: a count
+    words[5] = "4000000000"  # after the header (3 words), the format and the fingerprint: a count
     with open(ck, "w") as f:
         f.write(" ".join(words))
     r = run([b, "solve", inst, "-t", "1", "--resume", ck])
