@@ -69,10 +69,9 @@ Total DualAscent::bound(Total regions_sum) const {
   return std::min<Total>(in_cost_units(regions_sum - priced * limit, o_.scale_bits), kForbidden);
 }
 
-bool DualAscent::step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage) {
+void DualAscent::step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage) {
   ++steps_;
-  const bool better = bound > best_;
-  if (better) {
+  if (bound > best_) {
     best_ = bound;
     since_best_ = 0;
   } else {
@@ -103,12 +102,11 @@ bool DualAscent::step(Total bound, std::optional<Total> upper, const std::vector
     since_best_ = 0;
     if (factor_ < o_.min_step) factor_ = o_.step;
   }
-  if (memory_.empty() || norm == 0 || target <= bound) return better;
+  if (memory_.empty() || norm == 0 || target <= bound) return;
   const double alpha = factor_ * static_cast<double>(target - bound) / norm;
   std::vector<double> next(memory_.size());
   for (std::size_t t = 0; t < memory_.size(); ++t) next[t] = memory_[t] + alpha * sub[t];
   set_memory(next);
-  return better;
 }
 
 void DualAscent::average_copies(const std::vector<Total>& copy, const std::vector<Total>& owner) {

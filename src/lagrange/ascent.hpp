@@ -49,9 +49,8 @@ class DualAscent {
 
   // Records `bound` (of the current multipliers) and steps the memory multipliers towards
   // `upper` (the best cost known, if any) with the subgradient of the assembled labelling:
-  // `usage` its per-segment usage differences (size segments + 1). Returns whether `bound`
-  // is the best so far.
-  bool step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage);
+  // `usage` its per-segment usage differences (size segments + 1).
+  void step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage);
   // The agreement update from the regions' certified reparametrised costs (scaled, per copy
   // entry of the layout): `copy` each copy's in the region holding it, `owner` its group's
   // in the owner's region. A group with a cost at forbidden levels (10^15 and above, in

@@ -23,7 +23,6 @@ CopyLayout::CopyLayout(const Reduced& r, const Partition& part) {
   for (std::uint32_t k = 0; k < part.regions.size(); ++k) {
     first.push_back(node.size());
     for (std::uint32_t b : part.regions[k].ghosts) {
-      region.push_back(k);
       node.push_back(b);
       begin.push_back(begin.back() + static_cast<std::uint64_t>(r.strategies(b)));
     }

@@ -37,10 +37,9 @@ class StopControl;
 struct CopyLayout {
   CopyLayout() { begin.push_back(0); }  // no copies: one region
   CopyLayout(const Reduced& r, const Partition& part);
-  std::vector<std::uint32_t> region;  // copy -> region holding it
-  std::vector<std::uint32_t> node;    // copy -> reduced group it copies
-  std::vector<std::uint64_t> begin;   // copy -> offset of its multipliers (one per strategy)
-  std::vector<std::uint64_t> first;   // region -> its first copy
+  std::vector<std::uint32_t> node;   // copy -> reduced group it copies
+  std::vector<std::uint64_t> begin;  // copy -> offset of its multipliers (one per strategy)
+  std::vector<std::uint64_t> first;  // region -> its first copy
   std::size_t size() const { return node.size(); }
   // The copies of group g (held by regions other than its owner's), in copy order.
   std::span<const std::uint32_t> of(std::uint32_t g) const {

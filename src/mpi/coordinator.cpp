@@ -71,10 +71,17 @@ Partition shared_regions(const Reduced& r, MPI_Comm comm) {
   return part;
 }
 
-bool narrow_cut(const Partition& part, const Reduced& r, const BoundOptions& o) {
+bool split_bound(const Partition& part, const Reduced& r, const BoundOptions& o, Log& log) {
+  if (part.regions.size() < 2) return false;
   std::size_t copies = 0;
   for (const Region& region : part.regions) copies += region.ghosts.size();
-  return static_cast<double>(copies) <= o.max_copy_share * static_cast<double>(r.num_nodes());
+  if (static_cast<double>(copies) <= o.max_copy_share * static_cast<double>(r.num_nodes()))
+    return true;
+  log.info(
+      "the regions' cut is wide (%zu ghost copies of %zu groups, bound.max-copy-share): "
+      "rank 0 bounds the whole problem",
+      copies, r.num_nodes());
+  return false;
 }
 
 std::string peak_memory(MPI_Comm comm) {

@@ -14,6 +14,7 @@
 #include "../lagrange/ascent.hpp"
 #include "../lagrange/region.hpp"
 #include "../partition/regions.hpp"
+#include "iopddl/log.hpp"
 
 namespace iopddl::mpi {
 
@@ -37,9 +38,9 @@ class TotalSum {
 // and broadcasts the owners. Rank 0's partition also counts components and articulation
 // points; the others' do not.
 Partition shared_regions(const Reduced& r, MPI_Comm comm);
-// Whether the regions' cut is narrow enough to split the bound over them: ghost copies at
-// most bound.max-copy-share of the groups.
-bool narrow_cut(const Partition& part, const Reduced& r, const BoundOptions& o);
+// Whether to split the bound over the ranks' regions: more than one rank, and a cut narrow
+// enough (ghost copies at most bound.max-copy-share of the groups); a wide one is logged.
+bool split_bound(const Partition& part, const Reduced& r, const BoundOptions& o, Log& log);
 // Each rank's peak resident memory (MiB) as "a, b, ..." on rank 0 ("" elsewhere).
 std::string peak_memory(MPI_Comm comm);
 

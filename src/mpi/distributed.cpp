@@ -217,11 +217,9 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   // The bound: split over the ranks' regions when their cut is narrow, otherwise rank 0's
   // bound worker bounds the whole problem beside its workers, as a single process does.
   std::unique_ptr<BoundRounds> bounds;
-  if (options.bound.share > 0 && size > 1 && narrow_cut(part, r, options.bound)) {
+  if (options.bound.share > 0 && split_bound(part, r, options.bound, log)) {
     bounds = std::make_unique<BoundRounds>(r, part, options, comm);
     portfolio.drop_bound();
-  } else if (options.bound.share > 0 && size > 1) {
-    log.info("the regions' cut is wide (bound.max-copy-share): rank 0 bounds the whole problem");
   }
   if (resume) apply_resume(*resume, d, p, portfolio, bounds.get(), store, log);
 

@@ -9,7 +9,6 @@
 #include "../partition/regions.hpp"
 #include "../portfolio/bound_worker.hpp"
 #include "coordinator.hpp"
-#include "iopddl/evaluate.hpp"
 
 namespace iopddl::mpi {
 
@@ -39,10 +38,8 @@ BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::ui
   Partition part = shared_regions(*r, comm);
   const std::string summary = part.summary();
   log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
-  if (size > 1 && !narrow_cut(part, *r, o.bound)) {
-    log.info("the regions' cut is wide (bound.max-copy-share): rank 0 bounds the whole problem");
+  if (!split_bound(part, *r, o.bound, log))
     part = regions_of(*r, std::vector<std::uint32_t>(r->num_nodes(), 0), 1);
-  }
   Coordinator coordinator(*r, part, o.bound, comm);
   std::vector<Strategy> assembled;
   for (int more = 1; more;) {  // one round at least, for a bound whatever the time left
@@ -51,12 +48,8 @@ BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::ui
     const Total bound = coordinator.round(upper, &stop, assembled);
     ++out.steps;
     if (rank == 0) {
-      if (coordinator.assembly_fits()) {  // an answer too, as the bound engine's labelling is
-        const std::vector<Strategy> a = r->expand(assembled);
-        const Evaluation e = evaluate(p, a);
-        if (e.feasible && store.offer(a, e.cost, "bound"))
-          log.info("bound assembly: cost %s", to_string(e.cost).c_str());
-      }
+      // An answer too, as the bound engine's labelling is.
+      if (coordinator.assembly_fits()) BoundWorker::offer_labelling(*r, assembled, store, log);
       BoundWorker::offer_bound(store, log, bound, "coordinator");
       more = !BoundWorker::stop_if_closed(stop, store, log, o.gap_limit) && !stop.should_stop() &&
              (max_steps == 0 || out.steps < max_steps);

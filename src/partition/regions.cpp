@@ -175,21 +175,14 @@ Partition make_regions(const Reduced& r, std::size_t count) {
   for (std::uint32_t g = 0; g < n; ++g) total += work[g] = node_work(r, g);
   // METIS cuts 4-10 times fewer edges than slices of a bandwidth ordering (2 parts: G 18
   // against 109, A 76 against 199, S 393 against 4,560, N 1,931 against 8,421), and the
-  // regions' bound is only as good as their cut is small. The slices remain for one
-  // region and for a METIS failure.
+  // regions' bound is only as good as their cut is small. The slices remain for a
+  // METIS failure.
   std::vector<std::uint32_t> owner =
-      count > 1 ? metis_parts(r, work, total, count) : std::vector<std::uint32_t>{};
+      count > 1 ? metis_parts(r, work, total, count) : std::vector<std::uint32_t>(n, 0);
   if (owner.empty()) {
     owner.assign(n, 0);
-    std::vector<std::size_t> order;
-    if (count == 1) {
-      order.resize(n);
-      for (std::size_t v = 0; v < n; ++v) order[v] = v;
-    } else {
-      order = bandwidth_order(ug, component, components_found);
-    }
     double done = 0;
-    for (std::size_t v : order) {
+    for (std::size_t v : bandwidth_order(ug, component, components_found)) {
       const std::size_t region =
           total > 0 ? static_cast<std::size_t>(done / total * static_cast<double>(count)) : 0;
       owner[v] = static_cast<std::uint32_t>(std::min(region, count - 1));

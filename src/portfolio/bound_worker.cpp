@@ -57,13 +57,16 @@ bool BoundWorker::step(const StopControl& stop, IncumbentStore& store, Log& log,
   const std::optional<Total> upper =
       store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
   const Total bound = engine_.step(upper, &stop);
-  if (answers && engine_.labelling_fits()) {
-    const std::vector<Strategy> a = r_.expand(engine_.labelling());
-    const Evaluation e = evaluate(r_.original(), a);
-    if (e.feasible && store.offer(a, e.cost, "bound"))
-      log.info("bound engine: cost %s", to_string(e.cost).c_str());
-  }
+  if (answers && engine_.labelling_fits()) offer_labelling(r_, engine_.labelling(), store, log);
   return offer_bound(store, log, bound, "lagrangian");
+}
+
+void BoundWorker::offer_labelling(const Reduced& r, const std::vector<Strategy>& x,
+                                  IncumbentStore& store, Log& log) {
+  const std::vector<Strategy> a = r.expand(x);
+  const Evaluation e = evaluate(r.original(), a);
+  if (e.feasible && store.offer(a, e.cost, "bound"))
+    log.info("bound labelling: cost %s", to_string(e.cost).c_str());
 }
 
 bool BoundWorker::offer_bound(IncumbentStore& store, Log& log, Total bound, const char* source) {

@@ -39,6 +39,10 @@ class BoundWorker {
   // Requests the stop (and says why) once closed().
   static bool stop_if_closed(StopControl& stop, const IncumbentStore& store, Log& log,
                              double gap_limit);
+  // Offers a priced labelling that fits the limit (expanded, checked by the evaluator) as
+  // an answer.
+  static void offer_labelling(const Reduced& r, const std::vector<Strategy>& x,
+                              IncumbentStore& store, Log& log);
   // Offers a certified bound to the store and logs it with the gap when it is better.
   static bool offer_bound(IncumbentStore& store, Log& log, Total bound, const char* source);
 

@@ -102,7 +102,9 @@ case $check in
     "$bin" solve core.json -t 20 > exact.txt
     grep -q "status optimal" exact.txt || { echo "exact mode did not prove the optimum"; exit 1; }
     optimum=$("$bin" evaluate --json core.json exact.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
-    single=$("$bin" bound core.json --steps 30 --exact-prove-nodes 0 -q | tail -n 1)
+    "$bin" bound core.json --steps 30 --exact-prove-nodes 0 > single.txt
+    grep -q "after 30 steps" single.txt || { echo "--steps 30 not taken: $(grep steps single.txt)"; exit 1; }
+    single=$(tail -n 1 single.txt)
     for np in $(seq 1 "$ranks"); do
       got=$(mpirun -np "$np" "$bin" bound core.json --steps 30 --bound-max-copy-share 1 |
         tee bound$np.txt | tail -n 1)
@@ -110,6 +112,7 @@ case $check in
       ((got <= optimum)) || { echo "$np ranks: bound $got above the optimum $optimum"; exit 1; }
       grep -q "$np ranks: $np regions" bound$np.txt || { echo "$np ranks: not one region per rank"; exit 1; }
       grep -q "peak memory per rank (MiB): [0-9]" bound$np.txt || { echo "$np ranks: no memory report"; exit 1; }
+      grep -q "after 30 steps" bound$np.txt || { echo "$np ranks: --steps 30 not taken"; exit 1; }
       if ((np == 1)); then
         [[ $got == "$single" ]] || { echo "one rank: bound $got, single process $single"; exit 1; }
       else  # and the regions' parts were all summed: near the one-rank bound (0.997 of it)
