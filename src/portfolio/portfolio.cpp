@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -54,6 +55,11 @@ class SharedBest {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!best_.empty()) worker.adopt(best_, best_cost_);
   }
+  // Whether there is a best answer cheaper than `cost`.
+  bool beats(Total cost) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !best_.empty() && best_cost_ < cost;
+  }
 
  private:
   std::mutex mutex_;
@@ -72,7 +78,8 @@ class Worker {
   // `network`: the reduced problem as a cost network; the worker prices its own copy (the
   // copies share the edge tables).
   Worker(const Reduced& r, const MemoryIndex& index, const CostNetwork& network,
-         const SolverOptions& o, double price_unit, int id, Pricing pricing, SharedBest* shared)
+         const SolverOptions& o, double price_unit, int id, Pricing pricing, SharedBest* shared,
+         bool polisher)
       : o_(o),
         r_(r),
         p_(r.original()),
@@ -89,7 +96,8 @@ class Worker {
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
         prices_(r, index, pricing, price_unit, o.prices),
-        shared_(shared) {
+        shared_(shared),
+        polisher_(polisher && shared != nullptr) {
     if (o.deterministic) meter_.limit = work_units(o.work_limit);
     state_.set_meter(&meter_);
   }
@@ -102,54 +110,76 @@ class Worker {
     const StopControl stop(root, meter_);
     for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
          ++done) {
-      const bool first = rounds_++ == 0;
-      prices_.price(net_);
-      for (int it = 0; it < o_.trws.iterations && !stop.should_stop(); ++it) trws_.iterate(&stop);
-      // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
-      // O(size) each), except to get a first labelling.
-      if (stop.should_stop() && (!first || !best_x_.empty())) break;
-      std::vector<Strategy> x = trws_.round();
-      // TRW-S's rounding follows half-converged messages and leaves many priced 1-opt moves:
-      // on N its labelling's priced energy was 1.2-1.6 times what priced 1-opt from it
-      // reaches.
-      net_.descend(x, o_.trws.descent_passes);
-      // Pricing, rounding and each descent pass read every entry once.
-      stop.charge(1 + (2 + static_cast<std::uint64_t>(o_.trws.descent_passes)) *
-                          (net_.unary_size() + net_.table_size()));
-      state_.assign(x);
-      const bool was_feasible = state_.feasible();
-      prices_.update(state_, rng_);
-      // Far over the limit after the first round, leave it to the raised prices (the first
-      // round is repaired whatever its excess: the worker needs a start).
-      if (!was_feasible && !first && far_over()) continue;
-      if (!was_feasible && !greedy_repair(state_, index_, o_.repair, stop)) continue;
-      memory_descent(state_, rng_, stop);
-      // Compound moves only on answers near the worker's best (CompoundOptions).
-      if (best_x_.empty() ||
-          state_.cost() - best_cost_ < best_cost_ * o_.compound.within_percent / 100)
-        trade(stop, rng_);
-      // Stagnation is judged on what this worker found itself, not on its best: an answer
-      // adopted from elsewhere (another rank) would make a price trajectory that still
-      // improves look stale, and perturbing it would throw that trajectory away.
-      const bool progressed = lowers(own_best_);
-      const bool kept = keep_if_better(store, log, "priced");
-      if (kept) best_adopted_ = false;
-      // A round answer that beats this worker's earlier round answers but not its best is
-      // polished too: otherwise a run whose first polished rounds were poor stays in
-      // their basin (seen on N at 180 s).
-      if (lowers(round_best_) && !kept && polished_) polish(stop, store, log);
-      cross(stop, store, log);
-      if (progressed) {
-        stale_ = 0;
-      } else if (++stale_ >= o_.stale_rounds) {
-        if (shared_ != nullptr) shared_->give(*this);
-        polish_best(stop, store, log);
-        perturb();
-        stale_ = 0;
-      } else if (best_cost_ >= kForbidden && stale_ % o_.stale_while_forbidden == 0) {
-        polish_best(stop, store, log);  // prices untouched: only the bad picks are targeted
-      }
+      if (polisher_ && polish_shared(stop, store, log)) continue;
+      round(stop, store, log);
     }
+  }
+
+  // One pricing round: price, TRW-S, round, repair, improve, offer; polish on stagnation.
+  void round(const StopControl& stop, IncumbentStore& store, Log& log) {
+    const bool first = rounds_++ == 0;
+    prices_.price(net_);
+    for (int it = 0; it < o_.trws.iterations && !stop.should_stop(); ++it) trws_.iterate(&stop);
+    // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
+    // O(size) each), except to get a first labelling.
+    if (stop.should_stop() && (!first || !best_x_.empty())) return;
+    std::vector<Strategy> x = trws_.round();
+    // TRW-S's rounding follows half-converged messages and leaves many priced 1-opt moves:
+    // on N its labelling's priced energy was 1.2-1.6 times what priced 1-opt from it
+    // reaches.
+    net_.descend(x, o_.trws.descent_passes);
+    // Pricing, rounding and each descent pass read every entry once.
+    stop.charge(1 + (2 + static_cast<std::uint64_t>(o_.trws.descent_passes)) *
+                        (net_.unary_size() + net_.table_size()));
+    state_.assign(x);
+    const bool was_feasible = state_.feasible();
+    prices_.update(state_, rng_);
+    // Far over the limit after the first round, leave it to the raised prices (the first
+    // round is repaired whatever its excess: the worker needs a start).
+    if (!was_feasible && !first && far_over()) return;
+    if (!was_feasible && !greedy_repair(state_, index_, o_.repair, stop)) return;
+    memory_descent(state_, rng_, stop);
+    // Compound moves only on answers near the worker's best (CompoundOptions).
+    if (best_x_.empty() ||
+        state_.cost() - best_cost_ < best_cost_ * o_.compound.within_percent / 100)
+      trade(stop, rng_);
+    // Stagnation is judged on what this worker found itself, not on its best: an answer
+    // adopted from elsewhere (another rank) would make a price trajectory that still
+    // improves look stale, and perturbing it would throw that trajectory away.
+    const bool progressed = lowers(own_best_);
+    const bool kept = keep_if_better(store, log, "priced");
+    if (kept) best_adopted_ = false;
+    // A round answer that beats this worker's earlier round answers but not its best is
+    // polished too: otherwise a run whose first polished rounds were poor stays in
+    // their basin (seen on N at 180 s).
+    if (lowers(round_best_) && !kept && polished_) polish(stop, store, log);
+    cross(stop, store, log);
+    if (progressed) {
+      stale_ = 0;
+    } else if (++stale_ >= o_.stale_rounds) {
+      if (shared_ != nullptr) shared_->give(*this);
+      polish_best(stop, store, log);
+      perturb();
+      stale_ = 0;
+    } else if (best_cost_ >= kForbidden && stale_ % o_.stale_while_forbidden == 0) {
+      polish_best(stop, store, log);  // prices untouched: only the bad picks are targeted
+    }
+  }
+
+  // A polisher's turn: when the best answer of all workers is cheaper than the last one
+  // it polished, it takes that answer and polishes it (the other workers go on pricing,
+  // so the two threads search different neighbourhoods instead of repeating each other's
+  // price trajectories). Returns false when there is nothing new to polish: the polisher
+  // then prices a round of its own.
+  bool polish_shared(const StopControl& stop, IncumbentStore& store, Log& log) {
+    if (!shared_->beats(polished_from_)) return false;
+    shared_->give(*this);
+    polished_from_ = best_cost_;
+    state_.assign(best_x_);
+    polished_ = true;
+    polish(stop, store, log);
+    polished_from_ = std::min(polished_from_, best_cost_);
+    return true;
   }
 
   // The neighbourhoods of the polish, in the order it runs them.
@@ -236,6 +266,8 @@ class Worker {
     Neighbourhood* const list[] = {&tree_, &lns_};
     std::vector<bool> dry(2, false);
     while (!stop.should_stop()) {
+      // A polisher leaves an answer that another worker has beaten, for the better one.
+      if (polisher_ && shared_->beats(state_.cost())) return;
       const std::size_t i = payoff_.choose(dry, rng_);
       if (i == payoff_.count()) return;
       Neighbourhood& n = *list[i];
@@ -351,6 +383,10 @@ class Worker {
   WorkMeter meter_;        // the work of its searches; bounded in deterministic runs
   SharedBest* shared_;     // null in deterministic runs
   bool polished_ = false;  // whether the worker has polished a best yet
+  // A polisher (timed runs only) polishes the best answer of all workers whenever it is
+  // cheaper than polished_from_, the cost of the last one it polished.
+  bool polisher_;
+  Total polished_from_ = std::numeric_limits<Total>::max();
   Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
 };
 
@@ -426,8 +462,12 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
     const std::vector<double>& scales = o_.prices.scales;
     const double scale =
         scales[static_cast<std::size_t>(o_.pricing == Pricing::kMixed ? w / 2 : w) % scales.size()];
+    // The last `polishers` workers of this process polish (never the first: it keeps a
+    // one-thread run's price trajectory).
+    const bool polisher = i >= 1 && i >= threads - o_.polishers;
     workers_.push_back(std::make_unique<Worker>(r, *index_, *network_, o_, unit * scale, w, pricing,
-                                                o_.deterministic ? nullptr : shared_.get()));
+                                                o_.deterministic ? nullptr : shared_.get(),
+                                                polisher));
   }
   if (exact.status == SolveStatus::kOptimal) adopt(exact_x_, exact_cost_);
   return exact.status == SolveStatus::kOptimal ? exact : SolveResult{SolveStatus::kFeasible, ""};

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# --polishers takes effect: with stagnation polishing out of reach (--stale-rounds huge),
+# a 2-thread timed solve gets answers from worker 1's polish (tree blocks or exact windows,
+# sources tree-1 / lns-1) exactly when worker 1 is a polisher; every answer is feasible.
+set -uo pipefail
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "$@"; exit 1; }
+"$bin" generate --family memory -n 3000 --seed 5 -o "$tmp/gen.json" > /dev/null || fail "generate"
+polished_by_worker_1() {  # POLISHERS: how many improvements worker 1's polish made
+  "$bin" solve "$tmp/gen.json" -t 3 --threads 2 --stale-rounds 1000000 --polishers "$1" \
+    --output "$tmp/res.json" -q > "$tmp/answer" || fail "solve --polishers $1"
+  "$bin" evaluate "$tmp/gen.json" "$tmp/answer" > /dev/null || fail "--polishers $1: infeasible"
+  python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(sum(i["source"] in ("tree-1", "lns-1") for i in r["improvements"]))' "$tmp/res.json"
+}
+with=$(polished_by_worker_1 1)
+((with > 0)) || fail "--polishers 1: no improvement from worker 1's polish"
+without=$(polished_by_worker_1 0)
+((without == 0)) || fail "--polishers 0: $without improvements from worker 1's polish"
+echo "polishers: ok ($with improvements by worker 1's polish)"
