@@ -251,6 +251,7 @@ TEST_CASE("a bound that meets the cost proves it optimal and ends the run at onc
   SolverOptions o;
   o.threads = 1;
   o.exact.max_nodes = 0;
+  o.exact.dp_entries = 0;
   o.bound.share = 1;
   const BoundRun run = run_with_bound(p, o, 60);
   CHECK(run.result.status == SolveStatus::kOptimal);
@@ -380,6 +381,7 @@ TEST_CASE("without exact mode, the bound's proof search proves the optimum of sm
     const Problem p = test::random_problem(rng, spec);
     SolverOptions o = test::deterministic_options(1, 1);
     o.exact.max_nodes = 0;
+    o.exact.dp_entries = 0;
     o.exact.prove_gap = 1;
     const test::Outcome out = test::solve_checked(p, o);
     const auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);

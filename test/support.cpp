@@ -118,6 +118,7 @@ Outcome solve_checked(const Problem& p, const SolverOptions& o) {
     out.cost = e.cost;
     out.forbidden_picks = e.forbidden_picks;
   }
+  out.bound = store.bound();
   return out;
 }
 

@@ -55,6 +55,7 @@ struct Outcome {
   std::optional<Total> cost;
   std::vector<Strategy> assignment;
   std::size_t forbidden_picks = 0;
+  std::optional<Total> bound;  // the store's certified bound
 };
 Outcome solve_checked(const Problem& p, const SolverOptions& o);
 // Deterministic options for tests: bounded by `millions` of work units per worker.

@@ -44,6 +44,7 @@ Problem tight_problem(Rng& rng, int max_nodes, double forbidden_share = 0.1) {
 SolverOptions worker_options(int round) {
   SolverOptions o = test::deterministic_options(1);  // a million units: dozens of rounds here
   o.exact.max_nodes = 0;
+  o.exact.dp_entries = 0;
   o.bound.share = 0;  // nor a proof by the bound: the workers run to the work limit
   o.stale_rounds = 2;
   o.compound.within_percent = 1000;

@@ -139,6 +139,12 @@ struct CrossoverOptions {
 struct ExactOptions {
   int max_nodes = 64;            // reduced nodes at most
   int search_nodes = 2'000'000;  // search nodes before it gives up
+  // Exact mode by dynamic programming (bucket elimination along a min-fill order) where its
+  // tables hold at most this many entries, 20 bytes each at most (0: never). Its work is
+  // known before it starts, so it is a work estimate, not a size limit: the generated
+  // forbidden family's cores of 190-550 groups have width 4 and need 10^4-10^5 entries
+  // (tuning.csv: exact.dp-entries).
+  std::uint64_t dp_entries = 1u << 22;
   // Proof search (exact/proof_search.hpp): once the certified gap is at most prove_gap, the
   // bound's thread searches the whole reduced problem (of at most prove_max_groups groups)
   // against the best bound's reparametrisation, prove_nodes search nodes the first time and

@@ -172,6 +172,10 @@ void describe_exact(OptionTable& t, SolverOptions& o) {
   describe_presolve(t, o, exact);
   t.integer("exact.max-nodes", "Exact mode on reduced problems of at most this many nodes",
             o.exact.max_nodes, 0, kMaxInt, exact);
+  t.unsigned_integer("exact.dp-entries",
+                     "Exact mode by dynamic programming where its tables hold at most this "
+                     "many entries (0: never)",
+                     o.exact.dp_entries, 0, kMax64, exact);
   t.integer("exact.search-nodes", "Search nodes of exact mode before it gives up",
             o.exact.search_nodes, 1, kMaxInt, exact);
   describe_proofs(t, o, exact);

@@ -17,11 +17,13 @@
 #include <numeric>
 #include <thread>
 
+#include "../exact/bucket_elimination.hpp"
 #include "../lagrange/time_prices.hpp"
 #include "../lagrange/trws.hpp"
 #include "../local/compound.hpp"
 #include "../local/crossover.hpp"
 #include "../local/descent.hpp"
+#include "../local/elimination.hpp"
 #include "../local/memory_index.hpp"
 #include "../local/neighbourhood.hpp"
 #include "../local/repair.hpp"
@@ -473,12 +475,51 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   return exact.status == SolveStatus::kOptimal ? exact : SolveResult{SolveStatus::kFeasible, ""};
 }
 
-// Exact mode: a reduced problem of at most exact.max_nodes nodes is searched completely by
-// branch-and-bound (the window search over every node) within a budget of search nodes.
-// A complete search proves its answer optimal: assignments that pick a forbidden entry
-// cost more than any that does not.
+// Exact mode by dynamic programming: where the tables of bucket elimination along a min-fill
+// order hold at most exact.dp_entries entries (the work, known before it starts; planned
+// for problems of at most exact.prove_max_groups groups, the cap of every complete search),
+// the least cost with memory left aside is computed. If its minimiser fits the limit it is
+// optimal; otherwise the least cost is a certified bound.
+SolveResult Portfolio::solve_by_elimination(StopControl& stop, IncumbentStore& store) {
+  const Reduced& r = *reduced_;
+  const SolveResult open{SolveStatus::kFeasible, ""};
+  if (o_.exact.dp_entries == 0 ||
+      r.num_nodes() > static_cast<std::size_t>(o_.exact.prove_max_groups))
+    return open;
+  const BucketElimination dp(r, min_fill_order(r).order);
+  if (dp.entries() > o_.exact.dp_entries) return open;
+  const std::optional<BucketElimination::Result> least = dp.run(stop);
+  if (!least || least->cost >= kForbidden) return open;
+  const std::vector<Strategy> a = r.expand(least->x);
+  const Evaluation ev = evaluate(p_, a);
+  if (!ev.feasible) {
+    store.offer_bound(least->cost, "elimination");
+    log_.info(
+        "exact: the least cost without the memory limit, %s, is a bound (its minimiser "
+        "overloads memory)",
+        to_string(least->cost).c_str());
+    return open;
+  }
+  exact_x_ = least->x;
+  exact_cost_ = least->cost;
+  store.offer(a, ev.cost, "exact");
+  store.offer_bound(ev.cost, "exact");
+  log_.info(
+      "exact: cost %s is optimal (dynamic programming over %zu reduced nodes, %llu "
+      "table entries; its minimiser fits the memory limit)",
+      to_string(ev.cost).c_str(), r.num_nodes(), static_cast<unsigned long long>(dp.entries()));
+  return {SolveStatus::kOptimal,
+          "proven optimal by dynamic programming over the presolved problem"};
+}
+
+// Exact mode by search: a reduced problem of at most exact.max_nodes nodes is searched
+// completely by branch-and-bound (the window search over every node) within a budget of
+// search nodes. A complete search proves its answer optimal: assignments that pick a
+// forbidden entry cost more than any that does not.
 SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& store) {
   const Reduced& r = *reduced_;
+  if (SolveResult dp = solve_by_elimination(stop, store); dp.status == SolveStatus::kOptimal)
+    return dp;
   if (r.num_nodes() > static_cast<std::size_t>(o_.exact.max_nodes))
     return {SolveStatus::kFeasible, ""};
   LocalState state(r);

@@ -72,6 +72,7 @@ class Portfolio {
 
  private:
   SolveResult solve_small_exactly(StopControl& stop, IncumbentStore& store);
+  SolveResult solve_by_elimination(StopControl& stop, IncumbentStore& store);
 
   const Problem& p_;
   SolverOptions o_;
