@@ -203,7 +203,7 @@ struct SolverOptions {
   // 1 thread at 1.059 / 1.079 / 1.070, and A, M, S level (tuning.csv: explorer-nice).
   int explorer_nice = 5;
   // In timed runs, this many of the workers after the first are polishers: they polish
-  // the best answer of all workers whenever it improves (tree blocks, exact windows), and
+  // the run's best answer whenever it improves (tree blocks, exact windows), and
   // price rounds of their own only when there is nothing new to polish. On N at 20 s no
   // worker polished at all; with one polisher the median of 8 seeds went from 1.097 to
   // 1.086 of the best known, the 60,000-node generated instance is cheaper on every seed,

@@ -36,8 +36,8 @@ void describe_run(OptionTable& t, RunSettings& s) {
             "first (0: as nice as it)",
             o.explorer_nice, 0, 19);
   t.integer("polishers",
-            "Timed runs: how many workers after the first polish the best answer of all "
-            "workers whenever it improves, instead of pricing rounds of their own",
+            "Timed runs: how many workers after the first polish the run's best answer "
+            "whenever it improves, instead of pricing rounds of their own",
             o.polishers, 0, SolverOptions::kMaxThreads);
   t.choice("algorithm", "The solver", o.algorithm,
            {{"baseline", Algorithm::kBaseline}, {"portfolio", Algorithm::kPortfolio}});

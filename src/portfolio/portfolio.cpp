@@ -57,11 +57,6 @@ class SharedBest {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!best_.empty()) worker.adopt(best_, best_cost_);
   }
-  // Whether there is a best answer cheaper than `cost`.
-  bool beats(Total cost) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return !best_.empty() && best_cost_ < cost;
-  }
 
  private:
   std::mutex mutex_;
@@ -168,15 +163,21 @@ class Worker {
     }
   }
 
-  // A polisher's turn: when the best answer of all workers is cheaper than the last one
-  // it polished, it takes that answer and polishes it (the other workers go on pricing,
-  // so the two threads search different neighbourhoods instead of repeating each other's
-  // price trajectories). Returns false when there is nothing new to polish: the polisher
-  // then prices a round of its own.
+  // A polisher's turn: when the best answer of the run (the store's: any worker's, the
+  // bound's fitting priced labellings, another rank's) is cheaper than the last one it
+  // polished, it takes that answer and polishes it (the other workers go on pricing, so
+  // the threads search different neighbourhoods instead of repeating each other's price
+  // trajectories). Returns false when there is nothing new to polish: the polisher then
+  // prices a round of its own.
   bool polish_shared(const StopControl& stop, IncumbentStore& store, Log& log) {
-    if (!shared_->beats(polished_from_)) return false;
-    shared_->give(*this);
-    polished_from_ = best_cost_;
+    if (!store.has_solution() || store.cost() >= polished_from_) return false;
+    polished_from_ = store.cost();  // taken up once, whatever comes of it
+    auto [incumbent, has] = store.snapshot();
+    std::vector<Strategy> x;
+    if (!has || !r_.contract(incumbent, x)) return false;
+    state_.assign(x);
+    if (!state_.feasible()) return false;
+    adopt(state_.assignment(), state_.cost());
     state_.assign(best_x_);
     polished_ = true;
     polish(stop, store, log);
@@ -268,8 +269,8 @@ class Worker {
     Neighbourhood* const list[] = {&tree_, &lns_};
     std::vector<bool> dry(2, false);
     while (!stop.should_stop()) {
-      // A polisher leaves an answer that another worker has beaten, for the better one.
-      if (polisher_ && shared_->beats(state_.cost())) return;
+      // A polisher leaves an answer that has been beaten elsewhere, for the better one.
+      if (polisher_ && store.cost() < state_.cost()) return;
       const std::size_t i = payoff_.choose(dry, rng_);
       if (i == payoff_.count()) return;
       Neighbourhood& n = *list[i];
@@ -385,8 +386,8 @@ class Worker {
   WorkMeter meter_;        // the work of its searches; bounded in deterministic runs
   SharedBest* shared_;     // null in deterministic runs
   bool polished_ = false;  // whether the worker has polished a best yet
-  // A polisher (timed runs only) polishes the best answer of all workers whenever it is
-  // cheaper than polished_from_, the cost of the last one it polished.
+  // A polisher (timed runs only) polishes the run's best answer whenever it is cheaper
+  // than polished_from_, the cost of the last one it polished.
   bool polisher_;
   Total polished_from_ = std::numeric_limits<Total>::max();
   Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
