@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
+#include "../exact/bucket_elimination.hpp"
 #include "../local/elimination.hpp"
 #include "../partition/regions.hpp"
 #include "../reduce/reduced.hpp"
@@ -95,6 +97,10 @@ std::string instance_info(const Problem& p, std::size_t regions) {
     const Elimination el = min_fill_order(r);
     add("elimination width    %zu (min-fill order; largest bag 2^%.1f strategy tuples)", el.width,
         el.log2_bag);
+    // What exact mode's dynamic programming would store (exact.dp-entries gates it).
+    const std::uint64_t entries = BucketElimination(r, el.order).entries();
+    add("dynamic programming  %s table entries",
+        entries == UINT64_MAX ? "more than 2^64" : std::to_string(entries).c_str());
   }
   if (regions > 0) out += make_regions(r, regions).summary();
   return out;

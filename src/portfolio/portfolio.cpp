@@ -501,16 +501,23 @@ SolveResult Portfolio::solve_by_elimination(StopControl& stop, IncumbentStore& s
         to_string(least->cost).c_str());
     return open;
   }
-  exact_x_ = least->x;
-  exact_cost_ = least->cost;
+  log_.info("exact: cost %s is optimal (dynamic programming over %zu reduced nodes, %llu "
+            "table entries; its minimiser fits the memory limit)",
+            to_string(ev.cost).c_str(), r.num_nodes(),
+            static_cast<unsigned long long>(dp.entries()));
+  return claim_optimal(least->x, a, ev, store, "dynamic programming");
+}
+
+// An exact method's answer (`x`, expanded to `a`, which the evaluator found feasible) as the
+// answer and its own certificate.
+SolveResult Portfolio::claim_optimal(const std::vector<Strategy>& x, const std::vector<Strategy>& a,
+                                     const Evaluation& ev, IncumbentStore& store,
+                                     const std::string& how) {
+  exact_x_ = x;
+  exact_cost_ = ev.cost;
   store.offer(a, ev.cost, "exact");
   store.offer_bound(ev.cost, "exact");
-  log_.info(
-      "exact: cost %s is optimal (dynamic programming over %zu reduced nodes, %llu "
-      "table entries; its minimiser fits the memory limit)",
-      to_string(ev.cost).c_str(), r.num_nodes(), static_cast<unsigned long long>(dp.entries()));
-  return {SolveStatus::kOptimal,
-          "proven optimal by dynamic programming over the presolved problem"};
+  return {SolveStatus::kOptimal, "proven optimal by " + how + " over the presolved problem"};
 }
 
 // Exact mode by search: a reduced problem of at most exact.max_nodes nodes is searched
@@ -532,17 +539,12 @@ SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& st
   const WindowSearch::Exact e =
       search.solve_exactly(state, static_cast<std::size_t>(o_.exact.search_nodes), stop);
   if (!e.complete || !e.feasible) return {SolveStatus::kFeasible, ""};
-  exact_x_ = state.assignment();
-  exact_cost_ = state.cost();
-  std::vector<Strategy> a = r.expand(exact_x_);
-  Evaluation ev = evaluate(p_, a);
+  const std::vector<Strategy> a = r.expand(state.assignment());
+  const Evaluation ev = evaluate(p_, a);
   if (!ev.feasible) return {SolveStatus::kFeasible, ""};
-  store.offer(a, ev.cost, "exact");
-  store.offer_bound(ev.cost, "exact");  // a complete search is its own certificate
   log_.info("exact: cost %s is optimal (complete branch-and-bound over %zu reduced nodes)",
             to_string(ev.cost).c_str(), r.num_nodes());
-  return {SolveStatus::kOptimal,
-          "proven optimal by complete branch-and-bound over the presolved problem"};
+  return claim_optimal(state.assignment(), a, ev, store, "complete branch-and-bound");
 }
 
 void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds,

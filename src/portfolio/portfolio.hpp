@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,7 @@
 namespace iopddl {
 
 class Worker;
+struct Evaluation;
 struct MemoryIndex;
 class CostNetwork;
 class SharedBest;
@@ -73,6 +75,8 @@ class Portfolio {
  private:
   SolveResult solve_small_exactly(StopControl& stop, IncumbentStore& store);
   SolveResult solve_by_elimination(StopControl& stop, IncumbentStore& store);
+  SolveResult claim_optimal(const std::vector<Strategy>& x, const std::vector<Strategy>& a,
+                            const Evaluation& ev, IncumbentStore& store, const std::string& how);
 
   const Problem& p_;
   SolverOptions o_;
