@@ -92,6 +92,12 @@ TEST_CASE("exact mode by dynamic programming: optimal only when its minimiser fi
     const test::Outcome out = test::solve_checked(p, o);
     const auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);
     CAPTURE(round);
+    // exact.dp-entries 0 turns it off: then nothing proves or bounds anything.
+    SolverOptions off = o;
+    off.exact.dp_entries = 0;
+    const test::Outcome without = test::solve_checked(p, off);
+    CHECK(without.result.status != SolveStatus::kOptimal);
+    CHECK(!without.bound);
     if (out.result.status == SolveStatus::kOptimal) {
       REQUIRE(best.has_value());
       CHECK(out.cost == best);

@@ -179,8 +179,9 @@ class Worker {
     if (!has || !r_.contract(incumbent, x)) return false;
     state_.assign(x);
     if (!state_.feasible()) return false;
+    // The store holds every answer this worker kept, so x is at least as cheap as its best:
+    // the state is what to polish.
     adopt(state_.assignment(), state_.cost());
-    state_.assign(best_x_);
     polished_ = true;
     polish(stop, store, log);
     polished_from_ = std::min(polished_from_, best_cost_);
@@ -503,10 +504,10 @@ SolveResult Portfolio::solve_by_elimination(StopControl& stop, IncumbentStore& s
         to_string(least->cost).c_str());
     return open;
   }
-  log_.info("exact: cost %s is optimal (dynamic programming over %zu reduced nodes, %llu "
-            "table entries; its minimiser fits the memory limit)",
-            to_string(ev.cost).c_str(), r.num_nodes(),
-            static_cast<unsigned long long>(dp.entries()));
+  log_.info(
+      "exact: cost %s is optimal (dynamic programming over %zu reduced nodes, %llu "
+      "table entries; its minimiser fits the memory limit)",
+      to_string(ev.cost).c_str(), r.num_nodes(), static_cast<unsigned long long>(dp.entries()));
   return claim_optimal(least->x, a, ev, store, "dynamic programming");
 }
 
