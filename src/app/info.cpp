@@ -98,9 +98,9 @@ std::string instance_info(const Problem& p, std::size_t regions) {
     add("elimination width    %zu (min-fill order; largest bag 2^%.1f strategy tuples)", el.width,
         el.log2_bag);
     // What exact mode's dynamic programming would store (exact.dp-entries gates it).
-    const std::uint64_t entries = BucketElimination(r, el.order).entries();
+    const std::uint64_t dp = BucketElimination(r, el.order).entries();
     add("dynamic programming  %s table entries",
-        entries == UINT64_MAX ? "more than 2^64" : std::to_string(entries).c_str());
+        dp == UINT64_MAX ? "more than 2^64" : std::to_string(dp).c_str());
   }
   if (regions > 0) out += make_regions(r, regions).summary();
   return out;
