@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "iopddl/evaluate.hpp"
+#include "iopddl/generate.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/stop.hpp"
 #include "lagrange/network.hpp"
@@ -73,6 +74,35 @@ TEST_CASE("the workers reach the brute-force optimum of tiny instances with exac
     ++instances;
   }
   CHECK(instances >= 40);
+}
+
+TEST_CASE("the priced branch-and-bound improves the rounds' labellings on a dense core") {
+  GeneratorOptions g;
+  g.family = Family::kCore;  // like D: a dense core where TRW-S's rounding is far off
+  g.nodes = 60;
+  g.seed = 1;
+  const Problem p = generate_problem(g);
+  for (const std::uint64_t nodes : {0, 10000}) {
+    CAPTURE(nodes);
+    SolverOptions o = test::deterministic_options(20);  // a few dozen rounds
+    o.exact.max_nodes = 0;
+    o.exact.dp_entries = 0;
+    o.bound.share = 0;
+    o.trws.search_nodes = nodes;
+    const test::Outcome out = test::solve_checked(p, o);  // every answer evaluated
+    REQUIRE(out.cost.has_value());
+    const auto& reports = out.result.neighbourhoods;
+    const auto priced = std::find_if(reports.begin(), reports.end(),
+                                     [](const auto& n) { return n.name == "priced-search"; });
+    if (nodes == 0) {
+      CHECK(priced == reports.end());  // the switch: no search at all
+    } else {
+      REQUIRE(priced != reports.end());
+      CHECK(priced->calls > 0);
+      CHECK(priced->improvements > 0);
+      CHECK(priced->gain > 0);
+    }
+  }
 }
 
 TEST_CASE("greedy repair makes an overloaded state fit, and leaves a fitting one alone") {

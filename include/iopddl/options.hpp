@@ -58,6 +58,17 @@ struct MessagePassingOptions {
   // Share of a stagnating worker's scatters that also forget the messages (a fresh start
   // of message passing half of the time: the rest keep what the messages learnt).
   double reset_share = 0.5;
+  // Branch-and-bound on the priced problem from the rounding (exact/priced_search.hpp), at
+  // most search_nodes nodes per round (0: never): on D's core the priced optimum was 3-16 %
+  // below the rounding after 1-opt, and 10,000 nodes took every seed below the best cost
+  // known at 20 s (tuning.csv: trws.search-nodes). Only on reduced problems of at most
+  // search_max_groups groups: each search node scans the groups, and the largest measured
+  // were generated cores of 1,052 and 1,840 groups (level); M and S are above it.
+  std::uint64_t search_nodes = 10000;
+  int search_max_groups = 2000;
+  // A call that lowers the energy by less than this share of it has not paid: after k such
+  // calls in a row a worker's next 2^k - 1 rounds go without (tuning.csv: trws.search-min-gain).
+  double search_min_gain = 1e-3;
 };
 
 // Greedy repair at the first overloaded time point.

@@ -88,13 +88,23 @@ void describe_prices(OptionTable& t, SolverOptions& o) {
 }
 
 void describe_trws(OptionTable& t, SolverOptions& o) {
-  const std::string trws = "Message passing (TRW-S on the priced problem)";
+  const std::string trws = "Priced problem (TRW-S, its rounding and branch-and-bound)";
   t.integer("trws.iterations", "TRW-S iterations per pricing round", o.trws.iterations, 1, kMaxInt,
             trws);
   t.integer("trws.descent-passes", "Priced 1-opt passes on TRW-S's rounding", o.trws.descent_passes,
             0, kMaxInt, trws);
   t.number("trws.reset-share", "Share of a stagnating worker's scatters that forget the messages",
            o.trws.reset_share, 0, 1, "a share from 0 to 1", trws);
+  t.unsigned_integer("trws.search-nodes",
+                     "Branch-and-bound nodes per round on the priced problem, from the rounding "
+                     "(0: none)",
+                     o.trws.search_nodes, 0, kMax64, trws);
+  t.integer("trws.search-max-groups", "... on reduced problems of at most this many groups",
+            o.trws.search_max_groups, 0, kMaxInt, trws);
+  t.number("trws.search-min-gain",
+           "A search that lowers the energy by less than this share of it backs off (after k "
+           "in a row, 2^k - 1 rounds without)",
+           o.trws.search_min_gain, 0, 1, "a share from 0 to 1", trws);
 }
 
 void describe_local(OptionTable& t, SolverOptions& o) {
