@@ -84,6 +84,7 @@ TEST_CASE("the priced branch-and-bound finds the least energy of every tiny netw
     const double energy = net.energy(x);
     CHECK(energy <= least + 1e-9 * std::max(1.0, std::abs(start)));
     CHECK(out.improved == (energy < start));
+    CHECK(out.energy == energy);
     improved += out.improved;
   }
   CHECK(improved > 1000);
@@ -101,6 +102,7 @@ TEST_CASE("within a node limit the priced branch-and-bound keeps the better labe
     const auto out = search.run(net, x, limit, StopControl());
     cut += !out.complete;
     CHECK(net.energy(x) <= net.energy(start));
+    CHECK(out.energy == net.energy(x));
     CHECK((x != start) == out.improved);
     // Same network, same start, same limit: the same answer, also from a second search
     // object (nothing carried over between runs).

@@ -373,10 +373,12 @@ PricedSearch::Outcome PricedSearch::run(const CostNetwork& net, std::vector<Stra
   }
   out.complete = complete && !out_of_budget_;
   out.nodes = nodes_;
+  out.energy = start;
   if (const double energy = found_ ? net.energy(best_x_) : start; energy < start) {
     x = best_x_;
     out.improved = true;
     out.gain = start - energy;
+    out.energy = energy;
   }
   return out;
 }

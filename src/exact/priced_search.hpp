@@ -44,6 +44,7 @@ class PricedSearch {
     bool complete = false;  // the search finished: x is optimal (up to the tolerance)
     bool improved = false;  // x changed to a labelling of lower energy
     double gain = 0;        // by this much
+    double energy = 0;      // x's energy at the end
     std::uint64_t nodes = 0;
   };
   // From labelling x of `net` (its energy the bar to beat), within `node_limit` search

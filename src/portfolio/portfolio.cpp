@@ -252,7 +252,7 @@ class Worker {
     priced_stats_.improvements += out.improved;
     priced_stats_.gain += static_cast<Total>(std::llround(out.gain));
     priced_stats_.seconds += std::chrono::duration<double>(stop.now() - start).count();
-    const bool paid = out.gain > o_.trws.search_min_gain * std::abs(net_.energy(x));
+    const bool paid = out.gain > o_.trws.search_min_gain * std::abs(out.energy);
     priced_failures_ = paid ? 0 : std::min(priced_failures_ + 1, kMaxBackoff);
     priced_budget_ = paid ? std::min(2 * priced_budget_, o_.trws.search_nodes)
                           : std::max<std::uint64_t>(priced_budget_ / 2, 1);
@@ -625,28 +625,27 @@ void Portfolio::bound_after(StopControl& stop, IncumbentStore& store) {
   }
 }
 
+namespace {
+void add_to(NeighbourhoodReport& report, const NeighbourhoodStats& s) {
+  report.calls += s.calls;
+  report.improvements += s.improvements;
+  report.gain += s.gain;
+  report.seconds += s.seconds;
+}
+}  // namespace
+
 std::vector<NeighbourhoodReport> Portfolio::neighbourhood_reports() const {
   std::vector<NeighbourhoodReport> reports;
   for (const auto& w : workers_) {
     const auto list = w->neighbourhoods();
     reports.resize(list.size());
     for (std::size_t i = 0; i < list.size(); ++i) {
-      const NeighbourhoodStats& s = list[i]->stats();
       reports[i].name = list[i]->name();
-      reports[i].calls += s.calls;
-      reports[i].improvements += s.improvements;
-      reports[i].gain += s.gain;
-      reports[i].seconds += s.seconds;
+      add_to(reports[i], list[i]->stats());
     }
   }
   NeighbourhoodReport priced{"priced-search"};
-  for (const auto& w : workers_) {
-    const NeighbourhoodStats& s = w->priced_search_stats();
-    priced.calls += s.calls;
-    priced.improvements += s.improvements;
-    priced.gain += s.gain;
-    priced.seconds += s.seconds;
-  }
+  for (const auto& w : workers_) add_to(priced, w->priced_search_stats());
   if (priced.calls > 0) reports.push_back(priced);
   return reports;
 }
