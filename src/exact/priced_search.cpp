@@ -287,42 +287,47 @@ std::uint32_t PricedSearch::choose() const {
   return pick;
 }
 
+// The branch that removes the strategy goes on in the same frame, so the recursion is as
+// deep as the nodes placed, not as the strategies removed (a core's strategies number tens
+// of thousands).
 void PricedSearch::dfs(int discrepancies) {
-  work_ += n();
-  if (++nodes_ > node_limit_ || poll_.tick(work_)) {
-    out_of_budget_ = true;
-    return;
-  }
-  work_ = 0;
-  const std::uint32_t i = choose();
-  if (i == n()) {
-    if (c0_ < best_ - tolerance_) {
-      best_ = c0_;
-      found_ = true;
-      for (std::uint32_t g = 0; g < n(); ++g) best_x_[g] = static_cast<Strategy>(placed_[g]);
+  const Mark entry = mark();
+  for (;;) {
+    work_ += n();
+    if (++nodes_ > node_limit_ || poll_.tick(work_)) {
+      out_of_budget_ = true;
+      break;
     }
-    return;
-  }
-  // The least cost strategy; ties (within the tolerance) to the best labelling's.
-  const double* ui = u_.data() + ubegin_[i];
-  Strategy a = k_[i];
-  for (Strategy s = 0; s < k_[i]; ++s) {
-    if (!alive_[ubegin_[i] + s]) continue;
-    if (a == k_[i] || ui[s] < ui[a] - tolerance_ ||
-        (s == best_x_[i] && ui[s] <= ui[a] + tolerance_))
-      a = s;
-  }
-  const Mark m = mark();
-  if (place(i, a) && propagate()) dfs(discrepancies);
-  undo(m);
-  if (out_of_budget_) return;
-  if (remove(i, a) && propagate()) {
-    if (discrepancies > 0)
-      dfs(discrepancies - 1);
-    else
+    work_ = 0;
+    const std::uint32_t i = choose();
+    if (i == n()) {
+      if (c0_ < best_ - tolerance_) {
+        best_ = c0_;
+        found_ = true;
+        for (std::uint32_t g = 0; g < n(); ++g) best_x_[g] = static_cast<Strategy>(placed_[g]);
+      }
+      break;
+    }
+    // The least cost strategy; ties (within the tolerance) to the best labelling's.
+    const double* ui = u_.data() + ubegin_[i];
+    Strategy a = k_[i];
+    for (Strategy s = 0; s < k_[i]; ++s) {
+      if (!alive_[ubegin_[i] + s]) continue;
+      if (a == k_[i] || ui[s] < ui[a] - tolerance_ ||
+          (s == best_x_[i] && ui[s] <= ui[a] + tolerance_))
+        a = s;
+    }
+    const Mark m = mark();
+    if (place(i, a) && propagate()) dfs(discrepancies);
+    undo(m);
+    if (out_of_budget_ || !remove(i, a) || !propagate()) break;
+    if (discrepancies == 0) {
       complete_ = false;  // left for a pass with a larger allowance
+      break;
+    }
+    --discrepancies;
   }
-  undo(m);
+  undo(entry);
 }
 
 PricedSearch::Outcome PricedSearch::run(const CostNetwork& net, std::vector<Strategy>& x,
