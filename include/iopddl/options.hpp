@@ -63,7 +63,8 @@ struct MessagePassingOptions {
   // below the rounding after 1-opt, and 10,000 nodes took every seed below the best cost
   // known at 20 s (tuning.csv: trws.search-nodes). Only on reduced problems of at most
   // search_max_groups groups: each search node scans the groups, and the largest measured
-  // were generated cores of 1,052 and 1,840 groups (level); M and S are above it.
+  // were generated cores of 1,052 and 1,840 groups (level); with the gate raised, M and S
+  // (5,403 and 6,500 groups) were 0.02-0.03 % worse at 20 s (tuning.csv).
   std::uint64_t search_nodes = 10000;
   int search_max_groups = 2000;
   // A call that lowers the energy by less than this share of it has not paid: after k such
