@@ -6,7 +6,9 @@
 // for their tests.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "compound.hpp"
@@ -26,6 +28,21 @@ struct NeighbourhoodStats {
   Total gain = 0;                  // cost they removed, in all
   double seconds = 0;              // time spent in the batches
   std::uint64_t work = 0;          // work units they counted (on the stop control's meter)
+
+  // Runs one batch and counts it: `batch()` returns {improving moves, gain}, and its time
+  // and work are measured here (the polish's neighbourhoods and the rounds' priced search).
+  template <class Batch>
+  auto count(const StopControl& stop, Batch&& batch) {
+    const auto start = stop.now();
+    const std::uint64_t before = stop.work_done();
+    const auto [improved, gained] = batch();
+    work += stop.work_done() - before;
+    ++calls;
+    improvements += static_cast<std::uint64_t>(improved);
+    gain += gained;
+    seconds += std::chrono::duration<double>(stop.now() - start).count();
+    return improved;
+  }
 };
 
 class Neighbourhood {
@@ -35,16 +52,11 @@ class Neighbourhood {
   // One batch on the feasible `state` (which stays feasible and never gets dearer);
   // returns the number of moves that improved it.
   int run(LocalState& state, Rng& rng, const StopControl& stop) {
-    const Total before = state.cost();
-    const auto start = stop.now();
-    const std::uint64_t work = stop.work_done();
-    const int improved = batch(state, rng, stop);
-    stats_.work += stop.work_done() - work;
-    ++stats_.calls;
-    stats_.improvements += static_cast<std::uint64_t>(improved);
-    stats_.gain += before - state.cost();
-    stats_.seconds += std::chrono::duration<double>(stop.now() - start).count();
-    return improved;
+    return stats_.count(stop, [&] {
+      const Total before = state.cost();
+      const int improved = batch(state, rng, stop);
+      return std::pair{improved, before - state.cost()};
+    });
   }
   const NeighbourhoodStats& stats() const { return stats_; }
 

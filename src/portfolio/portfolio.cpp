@@ -96,13 +96,13 @@ class Worker {
         id_(id),
         prices_(r, index, pricing, price_unit, o.prices),
         shared_(shared),
-        polisher_(polisher && shared != nullptr) {
+        polisher_(polisher && shared != nullptr),
+        priced_budget_(std::max<std::uint64_t>(o.trws.search_nodes / 8, 1)) {
     if (o.deterministic) meter_.limit = work_units(o.work_limit);
     state_.set_meter(&meter_);
     if (o.trws.search_nodes > 0 &&
         r.num_nodes() <= static_cast<std::size_t>(o.trws.search_max_groups))
       priced_search_.emplace(net_);
-    priced_budget_ = std::max<std::uint64_t>(o.trws.search_nodes / 8, 1);
   }
 
   // Rounds until `root` says stop, `max_rounds` are done, `until` has passed (checked
@@ -244,14 +244,11 @@ class Worker {
       --priced_skip_;
       return;
     }
-    const auto start = stop.now();
-    const std::uint64_t work = stop.work_done();
-    const PricedSearch::Outcome out = priced_search_->run(net_, x, priced_budget_, stop);
-    priced_stats_.work += stop.work_done() - work;
-    ++priced_stats_.calls;
-    priced_stats_.improvements += out.improved;
-    priced_stats_.gain += static_cast<Total>(std::llround(out.gain));
-    priced_stats_.seconds += std::chrono::duration<double>(stop.now() - start).count();
+    PricedSearch::Outcome out;
+    priced_stats_.count(stop, [&] {
+      out = priced_search_->run(net_, x, priced_budget_, stop);
+      return std::pair{out.improved ? 1 : 0, static_cast<Total>(std::llround(out.gain))};
+    });
     const bool paid = out.gain > o_.trws.search_min_gain * std::abs(out.energy);
     priced_failures_ = paid ? 0 : std::min(priced_failures_ + 1, kMaxBackoff);
     priced_budget_ = paid ? std::min(2 * priced_budget_, o_.trws.search_nodes)
@@ -410,7 +407,6 @@ class Worker {
   NeighbourhoodStats priced_stats_;
   static constexpr unsigned kMaxBackoff = 6;  // at least one round in 64 tries it again
   unsigned priced_failures_ = 0, priced_skip_ = 0;
-  std::uint64_t priced_budget_ = 1;  // search nodes of its next call
   ExactWindows lns_;
   TreeBlocks tree_;
   Compound compound_;
@@ -435,7 +431,8 @@ class Worker {
   // than polished_from_, the cost of the last one it polished.
   bool polisher_;
   Total polished_from_ = std::numeric_limits<Total>::max();
-  Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
+  std::uint64_t priced_budget_;  // the priced search's nodes in its next call
+  Total round_best_ = -1;        // the best of its round answers before any polish (-1: none yet)
 };
 
 // Cost per unit of usage at which memory starts to matter: the spread of node costs over
