@@ -84,12 +84,14 @@ void PricedSearch::undo(const Mark& m) {
     for (std::uint32_t e : incident_[i]) ++open_degree_[eu_[e] == i ? ev_[e] : eu_[e]];
     placed_trail_.pop_back();
   }
+  // A flag is set exactly while its node is in the queue: clearing the queues' nodes
+  // clears them all (undo runs twice per search node).
+  for (std::uint32_t i : ac_queue_) in_ac_[i] = 0;
+  for (std::uint32_t i : dac_heap_) in_dac_[i] = 0;
+  for (std::uint32_t i : dirty_list_) dirty_[i] = 0;
   ac_queue_.clear();
   dac_heap_.clear();
   dirty_list_.clear();
-  std::fill(in_ac_.begin(), in_ac_.end(), 0);
-  std::fill(in_dac_.begin(), in_dac_.end(), 0);
-  std::fill(dirty_.begin(), dirty_.end(), 0);
 }
 
 // Strategy a of node i removed; its neighbours' strategies may have lost their support.
