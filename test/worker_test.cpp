@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -82,27 +83,37 @@ TEST_CASE("the priced branch-and-bound improves the rounds' labellings on a dens
   g.nodes = 60;
   g.seed = 1;
   const Problem p = generate_problem(g);
-  for (const std::uint64_t nodes : {0, 10000}) {
-    CAPTURE(nodes);
+  // The priced search's report of a run with these settings (none: it did not run).
+  const auto priced = [&](std::uint64_t nodes, int max_groups, double min_gain) {
     SolverOptions o = test::deterministic_options(20);  // a few dozen rounds
     o.exact.max_nodes = 0;
     o.exact.dp_entries = 0;
     o.bound.share = 0;
     o.trws.search_nodes = nodes;
+    o.trws.search_max_groups = max_groups;
+    o.trws.search_min_gain = min_gain;
     const test::Outcome out = test::solve_checked(p, o);  // every answer evaluated
     REQUIRE(out.cost.has_value());
-    const auto& reports = out.result.neighbourhoods;
-    const auto priced = std::find_if(reports.begin(), reports.end(),
-                                     [](const auto& n) { return n.name == "priced-search"; });
-    if (nodes == 0) {
-      CHECK(priced == reports.end());  // the switch: no search at all
-    } else {
-      REQUIRE(priced != reports.end());
-      CHECK(priced->calls > 0);
-      CHECK(priced->improvements > 0);
-      CHECK(priced->gain > 0);
-    }
-  }
+    std::optional<NeighbourhoodReport> report;
+    for (const NeighbourhoodReport& n : out.result.neighbourhoods)
+      if (n.name == "priced-search") report = n;
+    return report;
+  };
+  const auto searched = priced(10000, 2000, 1e-3);
+  REQUIRE(searched.has_value());
+  CHECK(searched->calls > 0);
+  CHECK(searched->improvements > 0);
+  CHECK(searched->gain > 0);
+  // The switch, and the gate on the core's size (about 60 groups).
+  CHECK_FALSE(priced(0, 2000, 1e-3).has_value());
+  CHECK_FALSE(priced(10000, 10, 1e-3).has_value());
+  // No call can lower the energy by all of it: every call is unpaid, so the worker backs
+  // off, and calls fewer times than when any gain pays.
+  const auto never_paid = priced(10000, 2000, 1.0);
+  const auto any_gain = priced(10000, 2000, 0.0);
+  REQUIRE(never_paid.has_value());
+  REQUIRE(any_gain.has_value());
+  CHECK(never_paid->calls < any_gain->calls);
 }
 
 TEST_CASE("greedy repair makes an overloaded state fit, and leaves a fitting one alone") {
