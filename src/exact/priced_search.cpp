@@ -131,7 +131,7 @@ bool PricedSearch::place(std::uint32_t i, Strategy a) {
     double* uj = u_.data() + ubegin_[j];
     for (Strategy b = 0; b < k_[j]; ++b) {
       if (!alive_[ubegin_[j] + b]) continue;
-      set(uj[b], uj[b] + (i_is_u ? entry(e, a, b) : entry(e, b, a)));
+      set(uj[b], uj[b] + seen_from(e, i_is_u, a, b));
     }
     work_ += k_[j];
     touch(j);
@@ -152,7 +152,7 @@ void PricedSearch::revise(std::uint32_t i, std::uint32_t e) {
     if (!alive_[ubegin_[i] + a]) continue;
     double least = kHuge;
     for (Strategy b = 0; b < k_[j]; ++b)
-      if (alive_[ubegin_[j] + b]) least = std::min(least, i_is_u ? entry(e, a, b) : entry(e, b, a));
+      if (alive_[ubegin_[j] + b]) least = std::min(least, seen_from(e, i_is_u, a, b));
     if (least <= tolerance_) continue;
     set(delta[a], delta[a] + least);
     set(ui[a], ui[a] + least);
@@ -175,14 +175,13 @@ void PricedSearch::directional(std::uint32_t i, std::uint32_t e) {
   double* dj = i_is_u ? pv_.data() + pvbegin_[e] : pu_.data() + pubegin_[e];
   double* ui = u_.data() + ubegin_[i];
   double* uj = u_.data() + ubegin_[j];
-  const auto at = [&](Strategy a, Strategy b) { return i_is_u ? entry(e, a, b) : entry(e, b, a); };
   alpha_.assign(k_[i], 0);
   bool any = false;
   for (Strategy a = 0; a < k_[i]; ++a) {
     if (!alive_[ubegin_[i] + a]) continue;
     double least = kHuge;
     for (Strategy b = 0; b < k_[j]; ++b)
-      if (alive_[ubegin_[j] + b]) least = std::min(least, at(a, b) + uj[b]);
+      if (alive_[ubegin_[j] + b]) least = std::min(least, seen_from(e, i_is_u, a, b) + uj[b]);
     alpha_[a] = least;
     any = any || least > tolerance_;
   }
@@ -193,7 +192,7 @@ void PricedSearch::directional(std::uint32_t i, std::uint32_t e) {
     double extend = 0;
     for (Strategy a = 0; a < k_[i]; ++a)
       if (alive_[ubegin_[i] + a] && alpha_[a] > tolerance_)
-        extend = std::max(extend, alpha_[a] - at(a, b));
+        extend = std::max(extend, alpha_[a] - seen_from(e, i_is_u, a, b));
     extend = std::min(extend, uj[b]);
     if (extend <= 0) continue;
     set(dj[b], dj[b] - extend);

@@ -58,6 +58,10 @@ class PricedSearch {
     return table_[e][static_cast<std::size_t>(a) * k_[ev_[e]] + b] - pu_[pubegin_[e] + a] -
            pv_[pvbegin_[e] + b];
   }
+  // Edge e's entry for strategy a of one end and b of the other; `from_u`: a is edge_u's.
+  double seen_from(std::uint32_t e, bool from_u, Strategy a, Strategy b) const {
+    return from_u ? entry(e, a, b) : entry(e, b, a);
+  }
   void set(double& slot, double value) {
     trail_.push_back({&slot, slot});
     slot = value;
