@@ -347,14 +347,21 @@ TEST_CASE("a finished proof search holds the brute-force optimum, whatever the d
       rep = engine.best_reparametrisation();
     } else {
       std::vector<Total> lambda, msg;
-      random_duals(rng, r, lambda, msg, false);
+      // Messages of 2^62 make node costs of either sign (the search must not count on >= 0).
+      random_duals(rng, r, lambda, msg, round % 4 == 1);
       certify(r, lambda, msg, kBits, &rep);
     }
     const Total before = state.cost();
+    {  // cut off: its bound is still certified
+      LocalState early = state;
+      const auto cut = ProofSearch(r, rep).run(early, 2, StopControl());
+      CHECK(cut.bound <= *opt);
+    }
     ProofSearch search(r, rep);
     const StopControl stop;
     const ProofSearch::Outcome out = search.run(state, std::uint64_t{1} << 40, stop);
     REQUIRE(out.complete);
+    CHECK(out.bound == std::min(before, *opt));  // finished: its bound is the optimum
     const Evaluation ev = evaluate(p, r.expand(state.assignment()));
     CHECK(ev.feasible);
     CHECK(ev.cost == state.cost());
