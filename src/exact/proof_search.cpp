@@ -1,91 +1,152 @@
 #include "proof_search.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <numeric>
+
+#include "../local/elimination.hpp"
 
 namespace iopddl {
 
-namespace {
-ArcGraph<Total> graph_of(const Reduced& r, const Reparametrisation& rep) {
-  ArcGraph<Total> g;
-  g.incident.resize(r.num_nodes());
-  for (std::uint32_t i = 0; i < r.num_nodes(); ++i) {
-    g.k.push_back(r.strategies(i));
-    g.incident[i].assign(r.incident(i).begin(), r.incident(i).end());
-  }
-  if (rep.node.empty()) return g;  // no bound yet: run() declines
-  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
-    g.eu.push_back(r.edge_u(e));
-    g.ev.push_back(r.edge_v(e));
-    g.table.push_back(rep.table(e));
-  }
-  return g;
-}
-
-Total true_cost(const Reduced& r, const std::vector<Strategy>& x) {
-  Total sum = 0;
-  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) sum += r.costs(g)[x[g]];
-  for (std::uint32_t e = 0; e < r.num_edges(); ++e)
-    sum += r.table(
-        e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) + x[r.edge_v(e)]];
-  return sum;
-}
-
-// Placements within the limit (groups in index order in the window memory); leaves by
-// their true cost, the bar the largest bound a cheaper one could have.
-struct LimitAndCost final : ArcSearch<Total>::Hooks {
-  const Reduced& r;
-  const Reparametrisation& rep;
-  WindowMemory& memory;
-  Total best;
-  LimitAndCost(const Reduced& r_, const Reparametrisation& rep_, WindowMemory& m, Total b)
-      : r(r_), rep(rep_), memory(m), best(b) {}
-  // Bounds of at least this cannot belong to a labelling of cost below `best`.
-  Total bar() const { return rep.scale * (best - 1) - rep.constant + 1; }
-  bool fits(std::uint32_t i, Strategy a) override { return memory.place(i, a); }
-  void release(std::uint32_t i, Strategy a) override { memory.unplace(i, a); }
-  std::optional<Total> leaf(const std::vector<Strategy>& x, Total) override {
-    const Total cost = true_cost(r, x);
-    if (cost >= best || cost >= kForbidden) return std::nullopt;
-    best = cost;
-    return bar();
-  }
-};
-}  // namespace
-
 ProofSearch::ProofSearch(const Reduced& r, const Reparametrisation& rep)
-    : r_(r), rep_(rep), search_(graph_of(r, rep)) {}
+    : r_(r), rep_(rep), position_(r.num_nodes(), kNoIndex) {
+  order();
+  const std::size_t n = order_.size();
+  later_begin_.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::uint32_t e : r_.incident(order_[i])) {
+      const std::uint32_t j = position_[r_.other(e, order_[i])];
+      if (j > i) later_.push_back({e, j});
+    }
+    later_begin_[i + 1] = later_.size();
+  }
+  begin_.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) begin_[i + 1] = begin_[i] + r_.strategies(order_[i]);
+}
+
+// Maximum cardinality search from the groups by decreasing degree: next the group with the
+// most placed neighbours (ties: the most neighbours), so that open groups see their edges
+// placed early and the bound rises.
+void ProofSearch::order() {
+  std::vector<std::uint32_t> groups(r_.num_nodes());
+  std::iota(groups.begin(), groups.end(), 0u);
+  std::stable_sort(groups.begin(), groups.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return r_.incident(a).size() > r_.incident(b).size();
+  });
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    position_[groups[i]] = static_cast<std::uint32_t>(i);
+  order_ = max_cardinality_order(r_, groups, position_);
+  for (std::size_t i = 0; i < order_.size(); ++i)
+    position_[order_[i]] = static_cast<std::uint32_t>(i);
+}
+
+// Position i placed at s (sign +1) or taken back (-1): its edges to later positions add
+// (or remove) their reparametrised and true costs there; the open minima follow.
+void ProofSearch::add_to_later(std::size_t i, Strategy s, int sign) {
+  for (std::size_t l = later_begin_[i]; l < later_begin_[i + 1]; ++l) {
+    const auto [e, j] = later_[l];
+    const std::uint32_t h = order_[j];
+    const Strategy kh = r_.strategies(h);
+    Total* open = open_.data() + begin_[j];
+    Total* cost = true_.data() + begin_[j];
+    const auto row = r_.slice(e, h, s);
+    // The reparametrised table is laid out as the reduced one: row-major in edge_u.
+    const Total* rep = rep_.table(e);
+    const bool h_is_u = r_.edge_u(e) == h;
+    const std::size_t stride = h_is_u ? r_.strategies(r_.edge_v(e)) : 1;
+    const Total* base = h_is_u ? rep + s : rep + static_cast<std::size_t>(s) * kh;
+    Total least = std::numeric_limits<Total>::max();
+    for (Strategy t = 0; t < kh; ++t) {
+      open[t] += sign * base[static_cast<std::size_t>(t) * stride];
+      cost[t] += sign * Total{row[t]};
+      least = std::min(least, open[t]);
+    }
+    if (sign > 0) open_sum_ += least - open_min_[j];
+    open_min_[j] = least;
+  }
+}
+
+void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) {
+  if (!complete_) return;
+  // A search node's work: the options it weighs and the memory cells placements touched.
+  const std::uint64_t work =
+      (depth < order_.size() ? r_.strategies(order_[depth]) : 1) + memory_.take_work();
+  if (++nodes_ > node_limit_ || poll_.tick(work)) {
+    complete_ = false;
+    return;
+  }
+  if (depth == order_.size()) {
+    if (partial_cost < best_cost_) {
+      found_ = true;
+      best_cost_ = partial_cost;
+      bar_ = rep_.scale * (best_cost_ - 1);
+      best_ = chosen_;
+    }
+    return;
+  }
+  const Strategy k = r_.strategies(order_[depth]);
+  const Total* open = open_.data() + begin_[depth];
+  const Total* cost = true_.data() + begin_[depth];
+  std::vector<std::pair<Total, Strategy>> options(static_cast<std::size_t>(k));
+  for (Strategy s = 0; s < k; ++s) options[s] = {open[s], s};
+  std::sort(options.begin(), options.end());
+  const Total rest = open_sum_ - open_min_[depth] + rep_.constant;
+  for (auto [a, s] : options) {
+    if (partial_rep + a + rest > bar_) break;  // nothing below cannot beat the best
+    if (cost[s] >= kForbidden) continue;
+    if (!memory_.place(depth, s)) continue;  // over the limit: no completion fits
+    chosen_[depth] = s;
+    const Total saved = open_sum_;
+    open_sum_ -= open_min_[depth];
+    add_to_later(depth, s, +1);
+    dfs(depth + 1, partial_rep + a, partial_cost + cost[s]);
+    add_to_later(depth, s, -1);
+    open_sum_ = saved;
+    memory_.unplace(depth, s);
+    if (!complete_) return;
+  }
+}
 
 ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limit,
                                       const StopControl& stop) {
   Outcome out;
   if (!state.feasible() || state.cost() >= kForbidden || rep_.node.empty()) return out;
-  const std::size_t n = r_.num_nodes();
-  unary_.resize(search_.first_strategy(static_cast<std::uint32_t>(n)));
-  for (std::uint32_t g = 0; g < n; ++g)
-    std::copy(rep_.costs(g), rep_.costs(g) + r_.strategies(g),
-              unary_.begin() + static_cast<std::ptrdiff_t>(search_.first_strategy(g)));
-  std::vector<Strategy> best = state.assignment();
-  std::vector<std::uint32_t> all(n);
-  std::iota(all.begin(), all.end(), 0u);
-  for (std::uint32_t g : all) state.lift(g);
-  memory_.build(state, all);
-  const Total start = state.cost();
-  LimitAndCost hooks(r_, rep_, memory_, start);
-  const auto o = search_.run(unary_, best, hooks.bar(), 0, hooks, node_limit, stop);
-  for (std::uint32_t g : all) {
-    if (!state.place(g, best[g], state.delta(g, best[g])))
-      state.force(g, best[g], state.delta(g, best[g]));  // cannot happen: best fits
+  const std::size_t n = order_.size();
+  open_.assign(begin_[n], 0);
+  true_.assign(begin_[n], 0);
+  open_min_.assign(n, 0);
+  open_sum_ = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t g = order_[i];
+    for (Strategy s = 0; s < r_.strategies(g); ++s) {
+      open_[begin_[i] + s] = rep_.costs(g)[s];
+      true_[begin_[i] + s] = r_.costs(g)[s];
+    }
+    open_min_[i] = *std::min_element(open_.begin() + static_cast<std::ptrdiff_t>(begin_[i]),
+                                     open_.begin() + static_cast<std::ptrdiff_t>(begin_[i + 1]));
+    open_sum_ += open_min_[i];
   }
-  out.complete = o.complete;
-  out.improved = o.found;
-  // Finished: the best is optimal. If not, no labelling of cost below the start's has a
-  // scaled value below the root's c0 plus the constant: in cost units rounded up (costs
-  // are integers), or the start's cost.
-  const Total scaled = o.root + rep_.constant;
-  Total bound = scaled / rep_.scale;
-  if (bound * rep_.scale < scaled) ++bound;
-  out.bound = o.complete ? hooks.best : std::min(bound, start);
-  out.nodes = o.nodes;
+  best_cost_ = state.cost();
+  bar_ = rep_.scale * (best_cost_ - 1);
+  best_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(order_[i]);
+  chosen_ = best_;
+  nodes_ = 0;
+  node_limit_ = node_limit;
+  complete_ = true;
+  found_ = false;
+  poll_ = StopPoll(&stop, 256);
+  for (std::uint32_t g : order_) state.lift(g);
+  memory_.build(state, order_);
+  dfs(0, 0, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t g = order_[i];
+    if (!state.place(g, best_[i], state.delta(g, best_[i])))
+      state.force(g, best_[i], state.delta(g, best_[i]));  // cannot happen: best_ fits
+  }
+  out.complete = complete_;
+  out.improved = found_;
+  out.nodes = nodes_;
   return out;
 }
 

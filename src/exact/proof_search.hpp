@@ -1,12 +1,13 @@
 // Complete search of the whole reduced problem under the true memory limit, against the
-// bound engine's reparametrised problem (its scaled node costs and edge tables, every
-// labelling's priced value scale * L(x) = their sum + the constant, and L(x) <= cost(x)
-// for every labelling within the limit): the soft arc consistency search of arc_search.hpp
-// in exact integers, so its bound at every search node is valid. A placement must fit the
-// limit in the cells of the window memory with the open groups at their floor; a strategy
-// that does not is removed. Leaves are worth their true cost. Where the root bound is
-// close to the best cost, most strategies cannot be part of a cheaper answer and the search
-// is small; when it finishes, the best answer it holds is optimal.
+// bound engine's reparametrised problem: depth-first branch-and-bound whose bound at every
+// search node is the Lagrangian bound of the rest given the placed groups (the placed part's
+// reparametrised cost, plus each open group's least reparametrised cost given its placed
+// neighbours; edges between open groups count 0, their minimum there). Where the root
+// bound is close to the best cost, most strategies cannot be part of a cheaper answer and
+// the search is small; when it finishes, the best answer it holds is optimal.
+//
+// The search finds cheaper answers on the way (anytime); memory is checked exactly, in the
+// cells of the window memory, with the groups not yet placed at their floor.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,6 @@
 #include "../lagrange/bound.hpp"
 #include "../local/state.hpp"
 #include "../local/window_memory.hpp"
-#include "arc_search.hpp"
 #include "iopddl/stop.hpp"
 
 namespace iopddl {
@@ -27,9 +27,6 @@ class ProofSearch {
   struct Outcome {
     bool complete = false;  // the search finished: the state's assignment is optimal
     bool improved = false;  // the state holds a cheaper assignment than it did
-    // A certified lower bound of the cost: the optimum when complete, else the root's arc
-    // consistency on the reparametrisation (at or above the reparametrisation's own bound).
-    Total bound = 0;
     std::uint64_t nodes = 0;
   };
   // From a feasible, forbidden-free `state` (its cost the bar to beat), within `node_limit`
@@ -37,11 +34,29 @@ class ProofSearch {
   Outcome run(LocalState& state, std::uint64_t node_limit, const StopControl& stop);
 
  private:
+  void order();
+  void dfs(std::size_t depth, Total partial_rep, Total partial_cost);
+  void add_to_later(std::size_t i, Strategy s, int sign);
+
   const Reduced& r_;
   const Reparametrisation& rep_;
-  ArcSearch<Total> search_;
-  std::vector<Total> unary_;
+  std::vector<std::uint32_t> order_;     // groups in search order
+  std::vector<std::uint32_t> position_;  // group -> its place in order_
+  // Per position: its edges to later positions (edge, position), in CSR.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> later_;
+  std::vector<std::size_t> later_begin_;
+  // Per position and strategy: the reparametrised cost given the placed neighbours, and
+  // the true cost (own cost plus edges to placed neighbours), offsets in begin_.
+  std::vector<Total> open_, true_;
+  std::vector<std::size_t> begin_;
+  std::vector<Total> open_min_;
+  Total open_sum_ = 0;  // open_min_ over the positions not placed yet
   WindowMemory memory_;
+  std::vector<Strategy> chosen_, best_;
+  Total best_cost_ = 0, bar_ = 0;  // bar_: the scaled bound must stay at or below it
+  std::uint64_t nodes_ = 0, node_limit_ = 0;
+  bool complete_ = true, found_ = false;
+  StopPoll poll_{nullptr, 256};
 };
 
 }  // namespace iopddl

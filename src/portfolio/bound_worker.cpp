@@ -30,11 +30,9 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   ProofSearch search(r_, rep);
   const std::uint64_t budget = exact_.prove_nodes << std::min(proofs_++, 30);
   const ProofSearch::Outcome out = search.run(state, budget, stop);
-  if (!out.complete) {
+  if (!out.complete)
     log.info("proof search cut off after %llu search nodes",
              static_cast<unsigned long long>(out.nodes));
-    offer_bound(store, log, out.bound, "arc consistency");
-  }
   if (!out.improved && !out.complete) return true;  // the best is as it was: nothing to offer
   const std::vector<Strategy> a = r_.expand(state.assignment());
   const Evaluation e = evaluate(r_.original(), a);
