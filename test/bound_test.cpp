@@ -368,6 +368,39 @@ TEST_CASE("a finished proof search holds the brute-force optimum, whatever the d
   CHECK(improved > 100);
 }
 
+TEST_CASE("proof searches run above the gap within their share of the bound's work") {
+  // With the gap's gate closed (exact.prove-gap 0), the proof searches run only on their
+  // share of the work: they prove small instances whose duality gap the bound never
+  // closes. With no share, only the bound meeting the cost proves anything.
+  Rng rng(67);
+  int with_share = 0, without = 0, optimum = 0;
+  for (int round = 0; round < 60; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 4 + static_cast<int>(rng.below(4));
+    spec.edges = 3 + static_cast<int>(rng.below(8));
+    spec.forbidden_share = 0.1;
+    spec.limit_factor = 1.0 + 0.3 * rng.uniform();
+    const Problem p = test::random_problem(rng, spec);
+    const auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);
+    if (!best) continue;
+    ++optimum;
+    CAPTURE(round);
+    for (const double share : {0.25, 0.0}) {
+      SolverOptions o = test::deterministic_options(1, 1);
+      o.exact.max_nodes = 0;
+      o.exact.dp_entries = 0;
+      o.exact.prove_gap = 0;
+      o.exact.prove_share = share;
+      const test::Outcome out = test::solve_checked(p, o);
+      if (out.result.status != SolveStatus::kOptimal) continue;
+      CHECK(out.cost == best);
+      (share > 0 ? with_share : without) += 1;
+    }
+  }
+  CHECK(with_share == optimum);
+  CHECK(without < optimum - 5);
+}
+
 TEST_CASE("without exact mode, the bound's proof search proves the optimum of small instances") {
   // Exact mode off: the only proof left is the proof search once the certified gap is
   // small (here: at any gap). Every optimal status it gives is the brute-force optimum.

@@ -168,6 +168,10 @@ void describe_proofs(OptionTable& t, SolverOptions& o, const std::string& group)
            "Proof searches of the whole reduced problem start once the certified gap is at most "
            "this",
            o.exact.prove_gap, 0, 1, "a share from 0 to 1", group);
+  t.number("exact.prove-share",
+           "Above that gap, proof searches still run while their work is at most this share "
+           "of the bound steps' work",
+           o.exact.prove_share, 0, 1, "a share from 0 to 1", group);
   t.integer("exact.prove-max-groups",
             "Proof searches on reduced problems of at most this many groups",
             o.exact.prove_max_groups, 0, kMaxInt, group);

@@ -71,6 +71,7 @@ void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) 
   // A search node's work: the options it weighs and the memory cells placements touched.
   const std::uint64_t work =
       (depth < order_.size() ? r_.strategies(order_[depth]) : 1) + memory_.take_work();
+  work_ += work;
   if (++nodes_ > node_limit_ || poll_.tick(work)) {
     complete_ = false;
     return;
@@ -132,6 +133,7 @@ ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limi
   for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(order_[i]);
   chosen_ = best_;
   nodes_ = 0;
+  work_ = 0;
   node_limit_ = node_limit;
   complete_ = true;
   found_ = false;
@@ -147,6 +149,7 @@ ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limi
   out.complete = complete_;
   out.improved = found_;
   out.nodes = nodes_;
+  out.work = work_;
   return out;
 }
 

@@ -28,6 +28,7 @@ class ProofSearch {
     bool complete = false;  // the search finished: the state's assignment is optimal
     bool improved = false;  // the state holds a cheaper assignment than it did
     std::uint64_t nodes = 0;
+    std::uint64_t work = 0;  // as StopPoll counts it
   };
   // From a feasible, forbidden-free `state` (its cost the bar to beat), within `node_limit`
   // search nodes; the state ends at the best assignment found.
@@ -54,7 +55,7 @@ class ProofSearch {
   WindowMemory memory_;
   std::vector<Strategy> chosen_, best_;
   Total best_cost_ = 0, bar_ = 0;  // bar_: the scaled bound must stay at or below it
-  std::uint64_t nodes_ = 0, node_limit_ = 0;
+  std::uint64_t nodes_ = 0, node_limit_ = 0, work_ = 0;
   bool complete_ = true, found_ = false;
   StopPoll poll_{nullptr, 256};
 };

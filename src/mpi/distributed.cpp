@@ -277,7 +277,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                    portfolio.neighbourhood_reports());
   if (store.proven_optimal()) {  // rank 0's certified bound meets the cost
     done.status = SolveStatus::kOptimal;
-    done.note = "proven optimal by the certified Lagrangian bound";
+    done.note = BoundWorker::optimality_note(store);
   }
   done.work = portfolio.work();
   return done;

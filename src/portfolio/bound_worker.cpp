@@ -19,7 +19,19 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   if (exact_.prove_nodes == 0 || r_.num_nodes() > static_cast<std::size_t>(exact_.prove_max_groups))
     return false;
   const auto gap = store.gap();
-  if (!gap || *gap > exact_.prove_gap || store.proven_optimal()) return false;
+  if (!gap || store.proven_optimal()) return false;
+  // Above the gap, a search has the unspent share of the steps' work as its budget, and
+  // runs once that is twice the last such search's: doubling budgets whose sum stays
+  // within the share.
+  WorkMeter meter;
+  if (*gap > exact_.prove_gap) {
+    const double unspent =
+        exact_.prove_share * static_cast<double>(step_work_) - static_cast<double>(prove_work_);
+    if (unspent < 1 || unspent < 2 * share_budget_) return false;  // share 0: never
+    share_budget_ = unspent;
+    meter.limit = static_cast<std::uint64_t>(unspent);
+  }
+  const StopControl own(stop, meter);
   auto [incumbent, has] = store.snapshot();
   std::vector<Strategy> x;
   if (!has || !r_.contract(incumbent, x)) return false;
@@ -29,7 +41,8 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   const Reparametrisation rep = engine_.best_reparametrisation();
   ProofSearch search(r_, rep);
   const std::uint64_t budget = exact_.prove_nodes << std::min(proofs_++, 30);
-  const ProofSearch::Outcome out = search.run(state, budget, stop);
+  const ProofSearch::Outcome out = search.run(state, budget, own);
+  prove_work_ += out.work;
   if (!out.complete)
     log.info("proof search cut off after %llu search nodes",
              static_cast<unsigned long long>(out.nodes));
@@ -47,6 +60,13 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   return true;
 }
 
+std::string BoundWorker::optimality_note(const IncumbentStore& store) {
+  const std::vector<Improvement> bounds = store.bound_history();
+  if (!bounds.empty() && bounds.back().source == "proof")
+    return "proven optimal by a finished proof search (branch-and-bound under the memory limit)";
+  return "proven optimal by the certified Lagrangian bound";
+}
+
 bool BoundWorker::closed(const IncumbentStore& store, double gap_limit) {
   if (store.proven_optimal()) return true;
   const auto gap = store.gap();
@@ -57,6 +77,7 @@ bool BoundWorker::step(const StopControl& stop, IncumbentStore& store, Log& log,
   const std::optional<Total> upper =
       store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
   const Total bound = engine_.step(upper, &stop);
+  step_work_ += engine_.work();
   if (answers && engine_.labelling_fits()) offer_labelling(r_, engine_.labelling(), store, log);
   return offer_bound(store, log, bound, "lagrangian");
 }

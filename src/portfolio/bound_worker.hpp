@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 #include "../lagrange/bound.hpp"
 #include "iopddl/incumbent.hpp"
@@ -30,7 +31,8 @@ class BoundWorker {
   // One step; returns whether the certified bound improved. With `answers`, a priced
   // labelling that fits the limit is offered to the store.
   bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);
-  // A proof search from the store's best, when the gap is small enough (ExactOptions):
+  // A proof search from the store's best, when the gap is small enough or the searches
+  // have had less than their share of the work (ExactOptions):
   // a cheaper answer it finds is offered, and a finished search proves the best optimal.
   // Returns whether it ran.
   bool prove(const StopControl& stop, IncumbentStore& store, Log& log);
@@ -43,6 +45,8 @@ class BoundWorker {
   // an answer.
   static void offer_labelling(const Reduced& r, const std::vector<Strategy>& x,
                               IncumbentStore& store, Log& log);
+  // What proved the store's best optimal: its last bound's source.
+  static std::string optimality_note(const IncumbentStore& store);
   // Offers a certified bound to the store and logs it with the gap when it is better.
   static bool offer_bound(IncumbentStore& store, Log& log, Total bound, const char* source);
 
@@ -54,6 +58,9 @@ class BoundWorker {
   BoundEngine engine_;
   ExactOptions exact_;
   int proofs_ = 0;  // proof searches run (each doubles the next one's budget)
+  // Work units of the steps and of the proof searches so far (ExactOptions::prove_share).
+  std::uint64_t step_work_ = 0, prove_work_ = 0;
+  double share_budget_ = 0;  // the budget of the last search above exact.prove-gap
 };
 
 }  // namespace iopddl

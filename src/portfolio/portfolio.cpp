@@ -720,7 +720,7 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
                    portfolio.neighbourhood_reports());
   if (store.proven_optimal()) {
     done.status = SolveStatus::kOptimal;
-    done.note = "proven optimal by the certified Lagrangian bound";
+    done.note = BoundWorker::optimality_note(store);
   }
   done.work = portfolio.work();
   if (!hint_note.empty()) done.note += (done.note.empty() ? "" : "; ") + hint_note;
