@@ -11,20 +11,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=instances.sh
 source "$here/instances.sh"
-bin=${IOPDDL:-$here/../build/iopddl}
-budget=20 seeds="1 2 3" out=$here/out extra=""
-while getopts "b:s:o:x:" opt; do
-  case $opt in
-    b) budget=$OPTARG ;; s) seeds=$OPTARG ;; o) out=$OPTARG ;; x) extra=$OPTARG ;;
-    *) exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-[[ $# -gt 0 ]] || { echo "usage: $0 [-b BUDGET|contest] [-s SEEDS] [-o DIR] FILE..."; exit 2; }
-mkdir -p "$out"
+bench_options 20 "$@"
 csv=$out/quality.csv
 echo "instance,budget,seed,cost,ratio,seconds_to_1pct" > "$csv"
-for file in "$@"; do
+for file in "${files[@]}"; do
   name=$(instance_name "$file")
   best=$(best_known "$name")
   limit=$(budget_for "$name" "$budget")
