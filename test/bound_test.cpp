@@ -368,6 +368,26 @@ TEST_CASE("a finished proof search holds the brute-force optimum, whatever the d
   CHECK(improved > 100);
 }
 
+namespace {
+// 3-7 nodes, 2-9 edges, some forbidden entries, a limit up to 1.4 times the least peak.
+Problem small_limited_problem(Rng& rng) {
+  test::TinySpec spec;
+  spec.nodes = 3 + static_cast<int>(rng.below(5));
+  spec.edges = 2 + static_cast<int>(rng.below(8));
+  spec.forbidden_share = 0.1;
+  spec.limit_factor = 1.0 + 0.4 * rng.uniform();
+  return test::random_problem(rng, spec);
+}
+
+// Deterministic, one worker, exact mode off: only the bound and its proof searches prove.
+SolverOptions without_exact_mode() {
+  SolverOptions o = test::deterministic_options(1, 1);
+  o.exact.max_nodes = 0;
+  o.exact.dp_entries = 0;
+  return o;
+}
+}  // namespace
+
 TEST_CASE("proof searches run above the gap within their share of the bound's work") {
   // With the gap's gate closed (exact.prove-gap 0), the proof searches run only on their
   // share of the work: they prove small instances whose duality gap the bound never
@@ -375,20 +395,13 @@ TEST_CASE("proof searches run above the gap within their share of the bound's wo
   Rng rng(67);
   int with_share = 0, without = 0, optimum = 0;
   for (int round = 0; round < 60; ++round) {
-    test::TinySpec spec;
-    spec.nodes = 4 + static_cast<int>(rng.below(4));
-    spec.edges = 3 + static_cast<int>(rng.below(8));
-    spec.forbidden_share = 0.1;
-    spec.limit_factor = 1.0 + 0.3 * rng.uniform();
-    const Problem p = test::random_problem(rng, spec);
+    const Problem p = small_limited_problem(rng);
     const auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);
     if (!best) continue;
     ++optimum;
     CAPTURE(round);
     for (const double share : {0.25, 0.0}) {
-      SolverOptions o = test::deterministic_options(1, 1);
-      o.exact.max_nodes = 0;
-      o.exact.dp_entries = 0;
+      SolverOptions o = without_exact_mode();
       o.exact.prove_gap = 0;
       o.exact.prove_share = share;
       const test::Outcome out = test::solve_checked(p, o);
@@ -407,15 +420,8 @@ TEST_CASE("without exact mode, the bound's proof search proves the optimum of sm
   Rng rng(61);
   int proven = 0, optimum = 0;
   for (int round = 0; round < 80; ++round) {
-    test::TinySpec spec;
-    spec.nodes = 3 + static_cast<int>(rng.below(5));
-    spec.edges = 2 + static_cast<int>(rng.below(8));
-    spec.forbidden_share = 0.1;
-    spec.limit_factor = 1.0 + 0.4 * rng.uniform();
-    const Problem p = test::random_problem(rng, spec);
-    SolverOptions o = test::deterministic_options(1, 1);
-    o.exact.max_nodes = 0;
-    o.exact.dp_entries = 0;
+    const Problem p = small_limited_problem(rng);
+    SolverOptions o = without_exact_mode();
     o.exact.prove_gap = 1;
     const test::Outcome out = test::solve_checked(p, o);
     const auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);
