@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+
+#include "../local/elimination.hpp"
 
 namespace iopddl {
 
@@ -27,26 +30,17 @@ PricedSearch::PricedSearch(const CostNetwork& net)
     pubegin_[e + 1] = pubegin_[e] + k_[eu_[e]];
     pvbegin_[e + 1] = pvbegin_[e] + k_[ev_[e]];
   }
-  // The directional order: maximum cardinality search from the node of highest degree, so
-  // that costs pile up on nodes whose neighbours come right after them (the search places
+  // The directional order: maximum cardinality search, ties to the higher degree, so that
+  // costs pile up on nodes whose neighbours come right after them (the search places
   // well-connected nodes early too).
-  std::vector<std::uint32_t> seen(n(), 0);
-  std::vector<char> done(n(), 0);
-  for (std::uint32_t p = 0; p < n(); ++p) {
-    std::uint32_t pick = 0;
-    bool any = false;
-    for (std::uint32_t g = 0; g < n(); ++g) {
-      if (done[g]) continue;
-      if (!any || seen[g] > seen[pick] ||
-          (seen[g] == seen[pick] && incident_[g].size() > incident_[pick].size())) {
-        pick = g;
-        any = true;
-      }
-    }
-    done[pick] = 1;
-    position_[pick] = p;
-    for (std::uint32_t e : incident_[pick]) ++seen[eu_[e] == pick ? ev_[e] : eu_[e]];
-  }
+  std::vector<std::uint32_t> by_degree(n()), slot(n());
+  std::iota(by_degree.begin(), by_degree.end(), 0u);
+  std::stable_sort(by_degree.begin(), by_degree.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return incident_[a].size() > incident_[b].size();
+  });
+  for (std::uint32_t i = 0; i < n(); ++i) slot[by_degree[i]] = i;
+  const std::vector<std::uint32_t> order = max_cardinality_order(net, by_degree, slot);
+  for (std::uint32_t p = 0; p < n(); ++p) position_[order[p]] = p;
   open_degree_.assign(n(), 0);
   in_ac_.assign(n(), 0);
   in_dac_.assign(n(), 0);

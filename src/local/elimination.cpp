@@ -63,25 +63,4 @@ Elimination min_fill_order(const Reduced& r, const std::vector<std::uint32_t>& g
   return out;
 }
 
-std::vector<std::uint32_t> max_cardinality_order(const Reduced& r,
-                                                 const std::vector<std::uint32_t>& groups,
-                                                 const std::vector<std::uint32_t>& slot) {
-  const std::size_t n = groups.size();
-  std::vector<std::uint32_t> ordered_neighbours(n, 0), order;
-  std::vector<char> taken(n, 0);
-  order.reserve(n);
-  for (std::size_t step = 0; step < n; ++step) {
-    std::size_t next = n;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!taken[i] && (next == n || ordered_neighbours[i] > ordered_neighbours[next])) next = i;
-    taken[next] = 1;
-    order.push_back(groups[next]);
-    for (std::uint32_t e : r.incident(groups[next])) {
-      const std::uint32_t j = slot[r.other(e, groups[next])];
-      if (j != kNoIndex && !taken[j]) ++ordered_neighbours[j];
-    }
-  }
-  return order;
-}
-
 }  // namespace iopddl
