@@ -96,8 +96,7 @@ class Worker {
         id_(id),
         prices_(r, index, pricing, price_unit, o.prices),
         shared_(shared),
-        polisher_(polisher && shared != nullptr),
-        priced_budget_(std::max<std::uint64_t>(o.trws.search_nodes / 8, 1)) {
+        polisher_(polisher && shared != nullptr) {
     if (o.deterministic) meter_.limit = work_units(o.work_limit);
     state_.set_meter(&meter_);
     if (o.trws.search_nodes > 0 &&
@@ -407,6 +406,8 @@ class Worker {
   NeighbourhoodStats priced_stats_;
   static constexpr unsigned kMaxBackoff = 6;  // at least one round in 64 tries it again
   unsigned priced_failures_ = 0, priced_skip_ = 0;
+  // The next call's nodes: an eighth of trws.search-nodes at first.
+  std::uint64_t priced_budget_ = std::max<std::uint64_t>(o_.trws.search_nodes / 8, 1);
   ExactWindows lns_;
   TreeBlocks tree_;
   Compound compound_;
@@ -431,8 +432,7 @@ class Worker {
   // than polished_from_, the cost of the last one it polished.
   bool polisher_;
   Total polished_from_ = std::numeric_limits<Total>::max();
-  std::uint64_t priced_budget_;  // the priced search's nodes in its next call
-  Total round_best_ = -1;        // the best of its round answers before any polish (-1: none yet)
+  Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
 };
 
 // Cost per unit of usage at which memory starts to matter: the spread of node costs over
