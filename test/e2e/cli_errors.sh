@@ -22,6 +22,14 @@ done
 grep -q "Usage" help.txt
 "$bin" solve "$src/examples/example.json" --seed 9 --dump-config > cfg.toml || fail "dump-config"
 grep -q "seed=9" cfg.toml || fail "dump-config lacks the seed: $(cat cfg.toml)"
+# A flag takes true or false: --key=false turns off one whose default is true.
+"$bin" solve "$src/examples/example.json" --presolve-enabled=false --deterministic=true \
+  --dump-config > flags.toml || fail "flags with values"
+grep -qx "enabled=false" flags.toml || fail "--presolve-enabled=false ignored: $(grep enabled flags.toml)"
+grep -qx "deterministic=true" flags.toml || fail "--deterministic=true ignored"
+"$bin" solve "$src/examples/example.json" --stats=maybe --dump-config > /dev/null 2> err.txt; rc=$?
+[[ $rc -eq 2 ]] || fail "--stats=maybe: exit $rc, expected 2"
+grep -q -- '--stats: expected true or false, found "maybe"' err.txt || fail "message: $(cat err.txt)"
 "$bin" solve "$src/examples/example.json" --config cfg.toml -o res.json > out.txt || fail "config run"
 "$bin" evaluate --json "$src/examples/example.json" res.json | grep -q '"cost":445' || fail "result"
 grep -q '"status":"optimal"' res.json || fail "the example's optimum is not reported as proven: $(cat res.json)"
