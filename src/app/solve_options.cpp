@@ -39,6 +39,10 @@ void describe_run(OptionTable& t, RunSettings& s) {
             "Timed runs: how many workers after the first polish the run's best answer "
             "whenever it improves, instead of pricing rounds of their own",
             o.polishers, 0, SolverOptions::kMaxThreads);
+  t.flag("polisher-hand-over",
+         "Polishers go back to pricing rounds of their own once a pricing worker has "
+         "polished on stagnation",
+         o.polisher_hand_over);
   t.choice("algorithm", "The solver", o.algorithm,
            {{"baseline", Algorithm::kBaseline}, {"portfolio", Algorithm::kPortfolio}});
   t.flag("deterministic",

@@ -59,11 +59,15 @@ class SharedBest {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!best_.empty()) worker.adopt(best_, best_cost_);
   }
+  // Whether a pricing worker (not a polisher) has polished on stagnation.
+  void mark_stale_polish() { stale_polish_.store(true, std::memory_order_relaxed); }
+  bool stale_polish() const { return stale_polish_.load(std::memory_order_relaxed); }
 
  private:
   std::mutex mutex_;
   std::vector<Strategy> best_;
   Total best_cost_ = 0;
+  std::atomic<bool> stale_polish_{false};
 };
 
 // `millions` of work units (--work-limit), saturating.
@@ -112,7 +116,11 @@ class Worker {
     const StopControl stop(root, meter_);
     for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
          ++done) {
-      if (polisher_ && polish_shared(stop, store, log)) continue;
+      if (polisher_ && !polishing() && !handed_over_) {
+        handed_over_ = true;
+        log.info("worker %d: a pricing worker polishes now; back to pricing rounds", id_);
+      }
+      if (polishing() && polish_shared(stop, store, log)) continue;
       round(stop, store, log);
     }
   }
@@ -162,7 +170,10 @@ class Worker {
     if (progressed) {
       stale_ = 0;
     } else if (++stale_ >= o_.stale_rounds) {
-      if (shared_ != nullptr) shared_->give(*this);
+      if (shared_ != nullptr) {
+        shared_->give(*this);
+        if (!polisher_) shared_->mark_stale_polish();
+      }
       polish_best(stop, store, log);
       perturb();
       stale_ = 0;
@@ -255,6 +266,12 @@ class Worker {
     priced_skip_ = (1u << priced_failures_) - 1;
   }
 
+  // Whether this worker acts as a polisher now: a polisher hands over once a pricing worker
+  // has polished on stagnation (SolverOptions::polisher_hand_over).
+  bool polishing() const {
+    return polisher_ && !(o_.polisher_hand_over && shared_->stale_polish());
+  }
+
   // Whether the state is so far over the limit that repair is left to the prices.
   bool far_over() const {
     return static_cast<double>(state_.peak()) >
@@ -306,7 +323,7 @@ class Worker {
     std::vector<bool> dry(2, false);
     while (!stop.should_stop()) {
       // A polisher leaves an answer that has been beaten elsewhere, for the better one.
-      if (polisher_ && store.cost() < state_.cost()) return;
+      if (polishing() && store.cost() < state_.cost()) return;
       const std::size_t i = payoff_.choose(dry, rng_);
       if (i == payoff_.count()) return;
       Neighbourhood& n = *list[i];
@@ -431,6 +448,7 @@ class Worker {
   // A polisher (timed runs only) polishes the run's best answer whenever it is cheaper
   // than polished_from_, the cost of the last one it polished.
   bool polisher_;
+  bool handed_over_ = false;  // a polisher that went back to pricing (polishing() false)
   Total polished_from_ = std::numeric_limits<Total>::max();
   Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
 };

@@ -2,6 +2,9 @@
 # --polishers takes effect: with stagnation polishing out of reach (--stale-rounds huge),
 # a 2-thread timed solve gets answers from worker 1's polish (tree blocks or exact windows,
 # sources tree-1 / lns-1) exactly when worker 1 is a polisher; every answer is feasible.
+# --polisher-hand-over takes effect: once worker 0 polishes on stagnation (--stale-rounds
+# 1; the polisher looks between its polishes, which take long on a loaded machine), the
+# polisher says it goes back to pricing, and never with the hand-over off.
 set -uo pipefail
 bin=$1
 tmp=$(mktemp -d)
@@ -21,4 +24,13 @@ with=$(polished_by_worker_1 1)
 ((with > 0)) || fail "--polishers 1: no improvement from worker 1's polish"
 without=$(polished_by_worker_1 0)
 ((without == 0)) || fail "--polishers 0: $without improvements from worker 1's polish"
+handed_over() {  # HAND_OVER: whether worker 1 reported going back to pricing
+  "$bin" solve "$tmp/gen.json" -t 6 --threads 2 --stale-rounds 1 --polisher-hand-over="$1" \
+    > "$tmp/log" || fail "solve --polisher-hand-over=$1"
+  tail -1 "$tmp/log" > "$tmp/answer"
+  "$bin" evaluate "$tmp/gen.json" "$tmp/answer" > /dev/null || fail "hand-over $1: infeasible"
+  grep -c "worker 1: a pricing worker polishes now; back to pricing rounds" "$tmp/log"
+}
+[[ $(handed_over true) == 1 ]] || fail "--polisher-hand-over=true: no hand-over reported once"
+[[ $(handed_over false) == 0 ]] || fail "--polisher-hand-over=false: a hand-over reported"
 echo "polishers: ok ($with improvements by worker 1's polish)"
