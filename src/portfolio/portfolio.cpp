@@ -114,6 +114,7 @@ class Worker {
   void run(const StopControl& root, IncumbentStore& store, Log& log, std::uint64_t max_rounds,
            Clock::time_point until) {
     const StopControl stop(root, meter_);
+    until_ = until;
     for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
          ++done) {
       if (polisher_ && !polishing() && !handed_over_) {
@@ -201,7 +202,9 @@ class Worker {
     adopt(state_.assignment(), state_.cost());
     polished_ = true;
     polish(stop, store, log);
-    polished_from_ = std::min(polished_from_, best_cost_);
+    // A polish cut short by the end of a phase is taken up again in the next one.
+    polished_from_ =
+        phase_over(stop) ? std::numeric_limits<Total>::max() : std::min(polished_from_, best_cost_);
     return true;
   }
 
@@ -272,6 +275,11 @@ class Worker {
     return polisher_ && !(o_.polisher_hand_over && shared_->stale_polish());
   }
 
+  // Whether the phase of run() is over (MPI runs: the ranks synchronise): a polish leaves
+  // then, or the rank's other threads would wait for it at the phase's end (one polish on
+  // N held worker 0 and the bound for 16 s of a 20-s run).
+  bool phase_over(const StopControl& stop) const { return stop.now() >= until_; }
+
   // Whether the state is so far over the limit that repair is left to the prices.
   bool far_over() const {
     return static_cast<double>(state_.peak()) >
@@ -305,11 +313,11 @@ class Worker {
     for (bool again = true; again;) {
       again = false;
       tree_.set_blocks(blocks);
-      while (!stop.should_stop() && tree_.run(state_, rng_, stop) > 0) {
+      while (!stop.should_stop() && !phase_over(stop) && tree_.run(state_, rng_, stop) > 0) {
         memory_descent(state_, rng_, stop);
         keep_polished(store, log, "tree");
       }
-      while (!stop.should_stop() && lns_.run(state_, rng_, stop) > 0) {
+      while (!stop.should_stop() && !phase_over(stop) && lns_.run(state_, rng_, stop) > 0) {
         memory_descent(state_, rng_, stop);
         keep_polished(store, log, "lns");
         again = !forbidden;
@@ -321,7 +329,7 @@ class Worker {
   void polish_by_payoff(const StopControl& stop, IncumbentStore& store, Log& log) {
     Neighbourhood* const list[] = {&tree_, &lns_};
     std::vector<bool> dry(2, false);
-    while (!stop.should_stop()) {
+    while (!stop.should_stop() && !phase_over(stop)) {
       // A polisher leaves an answer that has been beaten elsewhere, for the better one.
       if (polishing() && store.cost() < state_.cost()) return;
       const std::size_t i = payoff_.choose(dry, rng_);
@@ -449,6 +457,7 @@ class Worker {
   // than polished_from_, the cost of the last one it polished.
   bool polisher_;
   bool handed_over_ = false;  // a polisher that went back to pricing (polishing() false)
+  Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
   Total polished_from_ = std::numeric_limits<Total>::max();
   Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
 };
