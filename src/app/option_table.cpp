@@ -189,24 +189,22 @@ void OptionTable::bind(CLI::App& cmd) {
     }
     const std::string name =
         "--" + cli_name(e.key) + (e.short_name.empty() ? "" : "," + e.short_name);
-    CLI::Option* opt = nullptr;
-    if (e.kind == Kind::kFlag) {
-      // The flag's text goes through set(), so that --key=false turns off a flag whose
-      // default is true and --key=maybe is refused (a flag given no value has the text
-      // "true"; CLI11 also stores it in the sink, which nothing reads). CLI11 puts the
-      // option's name before a validator's message itself.
-      opt = target->add_flag(name, flag_sink_, e.help);
-      opt->each([this, i](const std::string& text) {
-        try {
-          set_from_command_line(i, text);
-        } catch (const CLI::ValidationError& err) {
-          const std::string what = err.what();
-          throw CLI::ValidationError(what.substr(what.find(": ") + 2));
-        }
-      });
-    } else {
-      opt = target->add_option_function<std::string>(
-          name, [this, i](const std::string& text) { set_from_command_line(i, text); }, e.help);
+    // Every value goes through the entry's set(), flags' too: --key=false turns off a flag
+    // whose default is true, and --key=maybe is refused (a flag given no value has the text
+    // "true"). CLI11 also stores the text in the sink, which nothing reads.
+    CLI::Option* opt = e.kind == Kind::kFlag ? target->add_flag(name, sink_, e.help)
+                                             : target->add_option(name, sink_, e.help);
+    opt->each([this, i](const std::string& text) {
+      try {
+        entries_[i].set(text);
+      } catch (const OptionError& err) {
+        // CLI11 puts the option's name before a validator's message itself.
+        const std::string what = err.what();
+        throw CLI::ValidationError(what.substr(entries_[i].key.size() + 2));
+      }
+      given_.insert(entries_[i].key);
+    });
+    if (e.kind != Kind::kFlag) {
       std::string shown = e.show();
       if ((e.kind == Kind::kString || e.kind == Kind::kList) && shown.size() >= 2)
         shown = shown.substr(1, shown.size() - 2);
@@ -215,17 +213,6 @@ void OptionTable::bind(CLI::App& cmd) {
     }
     opt->configurable(false);  // config files go through read_config
   }
-}
-
-void OptionTable::set_from_command_line(std::size_t i, const std::string& text) {
-  try {
-    entries_[i].set(text);
-  } catch (const OptionError& err) {
-    const std::string what = err.what();
-    throw CLI::ValidationError("--" + cli_name(entries_[i].key) +
-                               what.substr(entries_[i].key.size()));
-  }
-  given_.insert(entries_[i].key);
 }
 
 void OptionTable::read_config(const std::string& path) {

@@ -75,12 +75,9 @@ class OptionTable {
 
  private:
   void add(Entry e);
-  // Parses entry i's text from the command line; an OptionError becomes CLI11's error,
-  // naming the option as the command line spells it.
-  void set_from_command_line(std::size_t i, const std::string& text);
   std::vector<Entry> entries_;
   std::set<std::string> given_;  // keys given on the command line
-  std::string flag_sink_;        // where CLI11 also stores a flag's text; never read
+  std::string sink_;             // where CLI11 also stores an option's text; never read
 };
 
 template <class E>
