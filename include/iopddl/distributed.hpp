@@ -33,10 +33,21 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
   bool active() const { return active_; }
   int rank() const { return rank_; }
+  // Collective over the session's processes (each returns `value` when inactive):
+  // rank 0's exit status for every rank, and whether `ok` holds on every rank.
+  int agree_status(int status) const;
+  bool all(bool ok) const;
+  // Ends every process of the job with `status` (MPI_Abort; mpirun then exits with it).
+  // For the watchdog, when the ranks cannot reach a collective end: callable from any
+  // thread. Does nothing when inactive or finalised.
+  void abort(int status) const;
+  // MPI_Finalize now rather than in the destructor (once; the destructor then does nothing).
+  void finalize();
 
  private:
   bool active_ = false;
   int rank_ = 0;
+  std::atomic<bool> finalized_{false};
 };
 
 // The distributed solve over every process of `session` (see src/mpi/distributed.hpp).

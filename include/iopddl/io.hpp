@@ -2,9 +2,11 @@
 // (InputError) whose message names the file and the offending element.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,13 +27,29 @@ struct OutputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Writes `text` to `path`: a regular file (or a new one) through a temporary file renamed
-// into place, so readers see the old content or the new; a device or pipe directly. Throws
-// OutputError.
-void write_file(const std::string& path, const std::string& text);
-// Whether `path` could be written now (a temporary next to it is created and removed):
-// "" if so, else the reason.
+// Writes `text` where `path` leads (src/io/write_file.cpp): through symbolic links, which
+// stay as they are; to this process's own descriptor for /dev/stdout, /dev/fd/N and
+// /proc/self/fd/N; directly to a device, FIFO or socket (giving up at `deadline` when
+// nobody reads); otherwise through a temporary file renamed onto the target, so readers
+// see the old content or the new. Throws OutputError naming the path and the reason.
+void write_file(const std::string& path, const std::string& text,
+                std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+// Whether `path` could be written now (a temporary next to its target is created and
+// removed): "" if so, else the reason.
 std::string cannot_write(const std::string& path);
+// Whether two paths name the same existing file (after following links).
+bool same_file(const std::string& a, const std::string& b);
+
+// What an input is, told by its first `window` bytes (after a UTF-8 byte order mark):
+// contest JSON (blank, or '{' first), a text-format request (other printable text), a
+// binary request (bytes that can open a protobuf message), or none of these (a NUL byte
+// first, other control bytes in text).
+enum class InputKind { kJson, kText, kBinary, kNone };
+InputKind input_kind(const char* data, std::size_t size, std::size_t window = 4096);
+// 3 if `data` starts with a UTF-8 byte order mark, else 0.
+std::size_t byte_order_mark(const char* data, std::size_t size);
+// The error for an input of kind kNone, naming `path` and the first offending byte.
+std::string not_an_input(const std::string& path, const char* data, std::size_t size);
 
 // Reading was abandoned because the stop control said stop (the deadline, a signal).
 struct ReadStopped : std::runtime_error {

@@ -47,6 +47,9 @@ std::string multipliers_json(const std::string& instance, Total bound,
   return out.str();
 }
 
+int bound_and_print(const RunSettings& settings, const std::string& multipliers_path,
+                    const MpiSession& session, BoundRun& run, const Problem& problem);
+
 }  // namespace
 
 int run_bound(const RunSettings& settings, const std::string& multipliers_path,
@@ -65,16 +68,29 @@ int run_bound(const RunSettings& settings, const std::string& multipliers_path,
   BoundRun& run = *new BoundRun(process_start, settings.time_limit);
   std::thread(wait_for_signal, &run, set).detach();
   if (settings.time_limit > 0) run.stop.reserve(safety_margin(settings.time_limit));
-  Log log(stdout, &run.stop, settings.quiet || !printer);
   Problem problem;
+  bool read = true;
   try {
     problem = read_input_file(settings.problem_path, &run.stop, nullptr);
   } catch (const ReadStopped&) {  // the time limit, or a signal: no bound to print
     if (printer)
       std::fprintf(stderr, "error: %s: the %s came while reading it\n",
                    settings.problem_path.c_str(), run.signal ? "signal" : "time limit");
-    return run.signal ? 128 + run.signal : kExitNoSolution;
+    read = false;
   }
+  // Ranks go on together (the deadline may come while one rank reads), and every rank
+  // ends with rank 0's status.
+  if (!session.all(read))
+    return session.agree_status(run.signal ? 128 + run.signal : kExitNoSolution);
+  return session.agree_status(bound_and_print(settings, multipliers_path, session, run, problem));
+}
+
+namespace {
+
+int bound_and_print(const RunSettings& settings, const std::string& multipliers_path,
+                    const MpiSession& session, BoundRun& run, const Problem& problem) {
+  const bool printer = session.rank() == 0;
+  Log log(stdout, &run.stop, settings.quiet || !printer);
   log.info("read %zu nodes, %zu edges, %zu time segments", problem.num_nodes(), problem.num_edges(),
            problem.num_segments());
   IncumbentStore store(&run.stop);
@@ -111,4 +127,5 @@ int run_bound(const RunSettings& settings, const std::string& multipliers_path,
   return exit_signal ? 128 + exit_signal : status;
 }
 
+}  // namespace
 }  // namespace iopddl::app

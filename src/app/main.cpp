@@ -15,6 +15,8 @@
 #include "iopddl/generate.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
+#include "iopddl/iopddl.hpp"
+#include "process_clock.hpp"
 #include "run.hpp"
 #include "solve_options.hpp"
 #include "xla_request.hpp"
@@ -36,11 +38,21 @@ int print_text(const std::string& text) {
 
 // Files named by options are checked before the run: an error now costs nothing, one at
 // the end would cost the run's output file (the answer is printed whatever happens).
+// A file named for output that is the input itself is refused: the run would overwrite
+// the instance it solves.
+void check_output_path(const std::string& option, const std::string& path,
+                       const std::string& input) {
+  if (path.empty()) return;
+  if (same_file(path, input))
+    throw OptionError(option + " " + path + ": is the input file " + input +
+                      "; refusing to overwrite it");
+  const std::string why = cannot_write(path);
+  if (!why.empty()) throw OptionError(option + " " + path + ": cannot write: " + why);
+}
+
 void check_output_paths(const RunSettings& s) {
-  const auto check = [](const std::string& option, const std::string& path) {
-    if (path.empty()) return;
-    const std::string why = cannot_write(path);
-    if (!why.empty()) throw OptionError(option + " " + path + ": cannot write: " + why);
+  const auto check = [&](const std::string& option, const std::string& path) {
+    check_output_path(option, path, s.problem_path);
   };
   check("--output", s.output_path);
   check("--output-proto", s.proto_output_path);
@@ -167,11 +179,7 @@ struct BoundCommand {
   int run(Clock::time_point start) {
     try {
       if (!config_path.empty()) table.read_config(config_path);
-      if (!multipliers.empty()) {
-        const std::string why = cannot_write(multipliers);
-        if (!why.empty())
-          throw OptionError("--multipliers " + multipliers + ": cannot write: " + why);
-      }
+      check_output_path("--multipliers", multipliers, settings.problem_path);
     } catch (const OptionError& e) {
       std::fprintf(stderr, "error: %s\n", e.what());
       return kExitUsage;
@@ -291,6 +299,12 @@ struct ConvertCommand {
         return kExitUsage;
       }
     }
+    try {
+      check_output_path("OUT", output, input);
+    } catch (const OptionError& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return kExitUsage;
+    }
     std::optional<XlaRequest> request;
     const Problem p = read_input_file(input, nullptr, &request);
     if (request) {
@@ -337,7 +351,7 @@ struct GenerateCommand {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto process_start = Clock::now();
+  const auto process_start = app::process_start(Clock::now(), launched_by_mpi());
   CLI::App app{
       "iopddl: a solver for the IOPDDL auto-sharding problem.\n"
       "  iopddl FILE TIMEOUT   the contest interface: solve FILE (JSON, optionally gzipped,\n"
@@ -345,6 +359,7 @@ int main(int argc, char** argv) {
       "                        within TIMEOUT seconds; progress lines start with '#', the\n"
       "                        last line is [s0, s1, ...] (or [] if nothing was found)."};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string("iopddl ") + iopddl::version());
   ContestCommand contest;
   SolveCommand solve;
   EvaluateCommand evaluate_cmd;

@@ -19,6 +19,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
+#include "iopddl/iopddl.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/solve.hpp"
 #include "xla_request.hpp"
@@ -62,11 +63,16 @@ struct Run {
   const Problem* problem = nullptr;             // set once read, before any solution exists
   std::optional<XlaRequest> request;            // when the input is an XLA request
   int rank;                                     // MPI rank; only rank 0 prints
+  const MpiSession* session = nullptr;          // the MPI session, when active
+  std::atomic<int> final_status{-1};            // the run's exit status, once agreed
+  std::atomic<bool> printed_solution{false};    // the final line is an assignment
   std::atomic<bool> checkpoint_request{false};  // SIGUSR1
   std::mutex mutex;
   bool printed = false;
   std::string status = "no solution";
   std::string output_error;  // why --output could not be written ("" if it was)
+  // Writing --output gives up here (a FIFO nobody reads): the watchdog's deadline.
+  std::optional<Clock::time_point> write_deadline;
   std::vector<NeighbourhoodReport> neighbourhoods;  // set once the search has ended
   std::uint64_t work = 0;                           // likewise
   bool refused = false;   // the evaluator refused the store's answer: print [] instead
@@ -143,39 +149,50 @@ std::string result_json(Run& run, const std::vector<Strategy>& a, bool has,
 enum class Printed { kSolution, kEmpty, kAlready };
 
 // `why`, when given, is said on stderr first (a watchdog or a signal prints from its thread).
+// The files are written after the lock is released: a signal that comes while a FIFO's
+// reader is slow ends the run at once (the final line is out by then).
 Printed print_final(Run& run, const char* why = nullptr) {
-  std::lock_guard lock(run.mutex);
-  if (run.printed) return Printed::kAlready;
-  run.printed = true;
-  if (run.rank != 0) return run.store.has_solution() ? Printed::kSolution : Printed::kEmpty;
-  if (why) std::fprintf(stderr, "warning: %s; printing the best solution so far\n", why);
-  auto [a, has] = run.store.snapshot();
-  if (run.refused || run.withheld) has = false;
-  run.log.close([&, &a = a, has = has] {
-    const std::string line = (has ? format_assignment(a) : "[]") + "\n";
-    std::fwrite(line.data(), 1, line.size(), stdout);
-    std::fflush(stdout);
-  });
-  std::optional<RequestAnswer> answer;
-  if (run.request && run.problem &&
-      !(run.settings.output_path.empty() && run.settings.proto_output_path.empty()))
-    answer = request_answer(run, a, has);
-  if (!run.settings.output_path.empty()) {
-    try {
-      write_file(run.settings.output_path, result_json(run, a, has, answer));
-    } catch (const OutputError& e) {
-      run.output_error = e.what();
-      std::fprintf(stderr, "error: --output %s\n", e.what());
+  std::vector<std::pair<std::string, std::string>> files;  // (option, path) and text below
+  std::vector<std::string> texts;
+  bool has = false;
+  {
+    std::lock_guard lock(run.mutex);
+    if (run.printed) return Printed::kAlready;
+    run.printed = true;
+    if (run.rank != 0) return run.store.has_solution() ? Printed::kSolution : Printed::kEmpty;
+    if (why) std::fprintf(stderr, "warning: %s; printing the best solution so far\n", why);
+    auto [a, found] = run.store.snapshot();
+    has = found && !run.refused && !run.withheld;
+    // The request's answer judges the store's own (max_cost, forbidden picks) and says why
+    // it withholds it.
+    const bool answerable = found && !run.refused;
+    run.log.close([&, &a = a] {
+      const std::string line = (has ? format_assignment(a) : "[]") + "\n";
+      std::fwrite(line.data(), 1, line.size(), stdout);
+      std::fflush(stdout);
+    });
+    std::optional<RequestAnswer> answer;
+    if (run.request && run.problem &&
+        !(run.settings.output_path.empty() && run.settings.proto_output_path.empty()))
+      answer = request_answer(run, a, answerable);
+    if (!run.settings.output_path.empty()) {
+      files.emplace_back("--output", run.settings.output_path);
+      texts.push_back(result_json(run, a, has, answer));
+    }
+    if (answer && !run.settings.proto_output_path.empty()) {  // (only requests: see read_input)
+      files.emplace_back("--output-proto", run.settings.proto_output_path);
+      texts.push_back(answer_proto(*answer));
     }
   }
-  if (answer && !run.settings.proto_output_path.empty()) {  // (only requests: see read_input)
+  for (std::size_t i = 0; i < files.size(); ++i) {
     try {
-      write_file(run.settings.proto_output_path, answer_proto(*answer));
+      write_file(files[i].second, texts[i], run.write_deadline);
     } catch (const OutputError& e) {
       run.output_error = e.what();
-      std::fprintf(stderr, "error: --output-proto %s\n", e.what());
+      std::fprintf(stderr, "error: %s %s\n", files[i].first.c_str(), e.what());
     }
   }
+  run.printed_solution = has;
   return has ? Printed::kSolution : Printed::kEmpty;
 }
 
@@ -196,16 +213,30 @@ double teardown_seconds() {
 // phase that overran: a huge input, a pipe that never delivers, a presolve that outgrew
 // its share) prints the best solution so far from here and exits, so that `iopddl FILE T`
 // ends before T whatever the input. Only a run that overruns gets here.
-[[noreturn]] void watchdog_fires(Run* run) {
+//
+// Under MPI only rank 0 acts: it prints, then ends the whole job with MPI_Abort and the
+// status of what it printed (mpirun exits with that status), since ranks stuck apart can
+// no longer reach the collective end; the other ranks wait for it. A rank 0 that already
+// printed gives its main thread a quarter of the margin to agree and finalise first.
+[[noreturn]] void watchdog_fires(Run* run, Clock::duration grace) {
   run->stop.request_stop();
-  if (run->rank != 0) _exit(kExitNoSolution);  // rank 0 prints
-  const Printed printed = print_final(*run, "the time limit was reached before the run could end");
-  if (printed == Printed::kAlready)  // the main thread is past the final line: let it finish
+  const bool mpi = run->session != nullptr;
+  if (run->rank != 0)
     for (;;) pause();
-  _exit(printed == Printed::kSolution ? kExitOk : kExitNoSolution);
+  const Printed printed = print_final(*run, "the time limit was reached before the run could end");
+  if (printed == Printed::kAlready && !mpi)  // the main thread is past the final line
+    for (;;) pause();
+  if (printed == Printed::kAlready) std::this_thread::sleep_for(grace);
+  int status = printed == Printed::kSolution ? kExitOk : kExitNoSolution;
+  if (printed == Printed::kAlready)
+    status = run->final_status >= 0 ? run->final_status.load()
+                                    : (run->printed_solution ? kExitOk : kExitNoSolution);
+  std::fflush(stdout);
+  if (mpi) run->session->abort(status);
+  _exit(status);
 }
 
-void signal_thread(Run* run, sigset_t set, Clock::time_point deadline) {
+void signal_thread(Run* run, sigset_t set, Clock::time_point deadline, Clock::duration grace) {
   int sig = 0;
   for (;;) {
     if (deadline == Clock::time_point::max()) {
@@ -217,7 +248,7 @@ void signal_thread(Run* run, sigset_t set, Clock::time_point deadline) {
                                        std::chrono::duration<double>(teardown_seconds()));
       const auto left = std::clamp(fire - Clock::now(), Clock::duration::zero(),
                                    Clock::duration(std::chrono::milliseconds(20)));
-      if (left == Clock::duration::zero()) watchdog_fires(run);
+      if (left == Clock::duration::zero()) watchdog_fires(run, grace);
       const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
       const timespec wait{0, static_cast<long>(ns)};
       sig = sigtimedwait(&set, nullptr, &wait);
@@ -275,17 +306,26 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
   sigaddset(&set, SIGHUP);  // a closed terminal or ssh session: the answer is printed all the same
   sigaddset(&set, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  const MpiSession session(use_mpi(settings));  // after the mask: MPI's threads inherit it
+  // After the mask: MPI's threads inherit it. Never freed: the watchdog may end the job
+  // through it while the process exits.
+  MpiSession& session = *new MpiSession(use_mpi(settings));
   // Never freed: the signal thread may still use it while the process exits.
   Run& run = *new Run(settings, process_start, session.rank());
   // The watchdog's deadline: half the safety margin before the limit, after the
   // solver's own stop (the margin before it) and the printing that follows.
+  if (session.active()) run.session = &session;
+  const double margin = settings.time_limit > 0 ? safety_margin(settings.time_limit) : 0;
   const Clock::time_point watchdog =
       settings.time_limit > 0 && !settings.solver.deterministic
-          ? time_after(process_start, settings.time_limit - safety_margin(settings.time_limit) / 2)
+          ? time_after(process_start, settings.time_limit - margin / 2)
           : Clock::time_point::max();
-  std::thread(signal_thread, &run, set, watchdog).detach();
-  return solve_and_print(run, session);
+  if (watchdog != Clock::time_point::max()) run.write_deadline = watchdog;
+  const auto grace = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(margin / 4));
+  std::thread(signal_thread, &run, set, watchdog, grace).detach();
+  const int status = solve_and_print(run, session);
+  session.finalize();
+  return status;
 }
 
 namespace {
@@ -390,12 +430,28 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
   return true;
 }
 
+int solve_here(Run& run, const MpiSession& session);
+
+// Every rank ends with rank 0's status (the one that says what was printed), so mpirun and
+// batch systems report the run as it went.
 int solve_and_print(Run& run, const MpiSession& session) {
+  const int status = session.agree_status(solve_here(run, session));
+  run.final_status = status;
+  return status;
+}
+
+int solve_here(Run& run, const MpiSession& session) {
   const RunSettings& settings = run.settings;
-  run.log.info("iopddl %s: %s, time limit %g s, seed %llu", "0.1.0", settings.problem_path.c_str(),
+  run.log.info("iopddl %s: %s, time limit %g s, seed %llu", version(), settings.problem_path.c_str(),
                settings.time_limit, static_cast<unsigned long long>(settings.solver.seed));
   Problem problem;
-  if (const auto status = read_input(run, problem)) return *status;
+  const std::optional<int> unread = read_input(run, problem);
+  // Ranks go on together: one that could not read (the deadline may come on one rank
+  // only) stops them all.
+  if (!session.all(!unread)) {
+    if (unread) return *unread;
+    return print_final(run) == Printed::kSolution ? kExitOk : kExitNoSolution;
+  }
   SolveResult result;
   std::string checkpoint_error;  // why the last checkpoint could not be written
   std::string internal_error;    // a bug or exhausted memory in the solver

@@ -49,6 +49,15 @@ void check_stop(const StopControl* stop, const std::string& path) {
   if (stop && stop->should_stop()) throw ReadStopped(path + ": stopped while reading");
 }
 
+bool is_gzip(const FileBytes& b);
+
+// The first bytes say whether this is an input at all: a file of zeros is refused at once,
+// not read to its end. Gzip streams are judged once decompressed (gunzip).
+void judge_start(const FileBytes& b, const std::string& path) {
+  if (!is_gzip(b) && input_kind(b.data(), b.size) == InputKind::kNone)
+    throw InputError(not_an_input(path, b.data(), b.size));
+}
+
 // Reads the whole file into `out` (content size in out.size), leaving `padding` bytes of room.
 void read_raw(const std::string& path, std::size_t padding, const StopControl* stop,
               FileBytes& out) {
@@ -61,6 +70,10 @@ void read_raw(const std::string& path, std::size_t padding, const StopControl* s
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw InputError(path + ": cannot stat: " + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory");
+  // /dev/zero, /dev/urandom and the like never end: refused before a byte is read (a
+  // terminal is read like a pipe).
+  if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) && !::isatty(fd))
+    throw InputError(path + ": is a device, not a problem file");
   const bool regular = S_ISREG(st.st_mode);
   if (regular && static_cast<std::size_t>(st.st_size) > kMaxInputBytes)
     too_large(path, ("is " + std::to_string(st.st_size) + " bytes,").c_str());
@@ -96,9 +109,12 @@ void read_raw(const std::string& path, std::size_t padding, const StopControl* s
       if (ready == 0) check_stop(stop, path);
       continue;
     }
+    const bool judged = out.size >= 2;
     out.size += static_cast<std::size_t>(got);
+    if (!judged && out.size >= 2) judge_start(out, path);
     check_stop(stop, path);
   }
+  if (out.size == 1) judge_start(out, path);
 }
 
 bool is_gzip(const FileBytes& b) {
@@ -149,7 +165,7 @@ std::size_t inflate_member(const char* in, std::size_t in_size, FileBytes& out,
 // one call, twice as fast as zlib; the others by zlib in steps, up to kMaxInputBytes.
 FileBytes gunzip(const FileBytes& in, const std::string& path, std::size_t padding,
                  const StopControl* stop) {
-  // The first 4 KiB say whether this is text at all: a "gzip bomb" of zeros is refused
+  // The first 4 KiB say whether this is an input at all: a "gzip bomb" of zeros is refused
   // before anything large is allocated.
   {
     FileBytes probe;
@@ -159,16 +175,8 @@ FileBytes gunzip(const FileBytes& in, const std::string& path, std::size_t paddi
     } catch (const InputError&) {
       if (len == 0) throw;  // a stream that breaks later is reported below, in order
     }
-    std::size_t i = 0;
-    if (len >= 3 && std::memcmp(probe.data(), "\xEF\xBB\xBF", 3) == 0) i = 3;
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-    while (i < len && blank(probe.data()[i])) ++i;
-    if (i < len && static_cast<unsigned char>(probe.data()[i]) < 0x20) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(probe.data()[i]));
-      throw InputError(path + ": not a text file once decompressed (byte " + std::to_string(i) +
-                       " is " + hex + ")");
-    }
+    if (input_kind(probe.data(), len) == InputKind::kNone)
+      throw InputError(not_an_input(path, probe.data(), len) + " once decompressed");
   }
   std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> d(
       libdeflate_alloc_decompressor(), &libdeflate_free_decompressor);

@@ -25,7 +25,26 @@ MpiSession::MpiSession(bool start) {
 }
 
 MpiSession::~MpiSession() {
-  if (active_) MPI_Finalize();
+  finalize();
+}
+
+void MpiSession::finalize() {
+  if (active_ && !finalized_.exchange(true)) MPI_Finalize();
+}
+
+int MpiSession::agree_status(int status) const {
+  if (active_) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return status;
+}
+
+bool MpiSession::all(bool ok) const {
+  int value = ok ? 1 : 0;
+  if (active_) MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return value != 0;
+}
+
+void MpiSession::abort(int status) const {
+  if (active_ && !finalized_) MPI_Abort(MPI_COMM_WORLD, status);
 }
 
 SolveResult solve_distributed(const MpiSession& session, const Problem& problem,

@@ -21,6 +21,18 @@ MpiSession::MpiSession(bool start) {
 
 MpiSession::~MpiSession() = default;
 
+int MpiSession::agree_status(int status) const {
+  return status;
+}
+
+bool MpiSession::all(bool ok) const {
+  return ok;
+}
+
+void MpiSession::abort(int) const {}
+
+void MpiSession::finalize() {}
+
 SolveResult solve_distributed(const MpiSession&, const Problem&, const SolverOptions&,
                               const DistributedOptions&, StopControl&, IncumbentStore&, Log&,
                               std::atomic<bool>&, std::string*) {

@@ -210,7 +210,13 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
   }
 
   if (r.memory_budget() > 0) out.budget = r.memory_budget();
-  if (r.has_overbudget_coeff()) out.overbudget_coeff = r.overbudget_coeff().coeff();
+  if (r.has_overbudget_coeff()) {
+    const double coeff = r.overbudget_coeff().coeff();
+    if (!std::isfinite(coeff) || coeff < 0)
+      refuse(source, "overbudget_coeff",
+             "must be a finite number of at least 0, found " + std::to_string(coeff));
+    out.overbudget_coeff = coeff;
+  }
   std::optional<Usage> limit = out.budget;
   if (out.budget && out.overbudget_coeff) {
     for (std::size_t t = 1; t < least.size(); ++t) least[t] += least[t - 1];
@@ -338,7 +344,10 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
       out.hint[v] = static_cast<Strategy>(s);
     }
   }
-  if (r.has_max_cost()) out.max_cost = r.max_cost().coeff();
+  if (r.has_max_cost()) {
+    if (std::isnan(r.max_cost().coeff())) refuse(source, "max_cost", "not a number");
+    out.max_cost = r.max_cost().coeff();
+  }
   if (r.has_solver_timeout() && r.solver_timeout().solver_timeout_in_seconds() > 0)
     out.timeout_seconds = static_cast<double>(r.solver_timeout().solver_timeout_in_seconds());
   out.deterministic = r.deterministic_mode();
@@ -370,12 +379,7 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
 }  // namespace
 
 bool is_request(const FileBytes& bytes) {
-  for (std::size_t i = 0; i < bytes.size; ++i) {
-    const char c = bytes.data()[i];
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    return c != '{';
-  }
-  return false;  // empty: the JSON reader says what is wrong
+  return input_kind(bytes.data(), bytes.size) != InputKind::kJson;
 }
 
 XlaRequest read_request(const std::string& path, const FileBytes& bytes) {
@@ -384,7 +388,8 @@ XlaRequest read_request(const std::string& path, const FileBytes& bytes) {
     google::protobuf::TextFormat::Parser parser;
     FirstError error;
     parser.RecordErrorsTo(&error);
-    if (!parser.ParseFromString(std::string(bytes.data(), bytes.size), &r))
+    const std::size_t bom = byte_order_mark(bytes.data(), bytes.size);
+    if (!parser.ParseFromString(std::string(bytes.data() + bom, bytes.size - bom), &r))
       throw InputError(path + ": not a text-format AutoShardingSolverRequest (nor contest JSON): " +
                        (error.text.empty() ? "parse error" : error.text));
     return convert(r, nullptr, path);
@@ -524,7 +529,10 @@ RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveS
     for (const std::string& f : q.ignored) list += (list.empty() ? "" : ", ") + f;
     say("ignored: " + list);
   }
-  if (!has) return out;
+  if (!has) {  // nothing to answer with: never "optimal" or "feasible"
+    if (out.status != SolveStatus::kInfeasible) out.status = SolveStatus::kNoSolution;
+    return out;
+  }
   const Evaluation e = evaluate(problem, a);
   if (e.forbidden_picks > 0) {  // a follower, an alias or an infinite cost broken
     out.status = SolveStatus::kNoSolution;

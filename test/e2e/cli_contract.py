@@ -211,7 +211,7 @@ def defects(c, ex, inst, tmp):
         for _ in range(64):  # 1 GiB of zeros in about 1 MB
             f.write(zeros)
     r = run([b, bomb, "5"])
-    c.expect(r.rc == 3 and "not a text file" in r.err and r.peak_kb < 100_000 and r.seconds < 1,
+    c.expect(r.rc == 3 and "byte 0 is 0x00" in r.err and r.peak_kb < 100_000 and r.seconds < 1,
              "a gzip bomb is refused at once, in little memory", r)
     spaces = os.path.join(tmp, "spaces.json.gz")
     with gzip.open(spaces, "wb", compresslevel=1) as f:
@@ -255,6 +255,142 @@ def defects(c, ex, inst, tmp):
             f.write(text)
         r = run([b, "evaluate", ex, sol])
         c.expect(r.rc == 3, "evaluate %r: refused" % text, r)
+
+
+def files_where_pointed(c, ex, tmp):
+    """Issue 29, 2 and 3: files go where the user points, through links, never over the
+    input, and a FIFO nobody reads is given up at the deadline."""
+    b = c.bin
+    d = os.path.join(tmp, "where")
+    os.makedirs(d)
+    problem = os.path.join(d, "e.json")
+    shutil.copy(ex, problem)
+    # A link to our own stdout: the document comes out on stdout, the link stays a link.
+    out_link = os.path.join(d, "stdout-link")
+    os.symlink("/proc/self/fd/1", out_link)
+    r = run([b, "convert", problem, out_link, "--to", "textproto"])
+    c.expect(r.rc == 0 and "num_nodes: 5" in r.out and os.path.islink(out_link),
+             "convert to a link to /proc/self/fd/1: written to stdout, the link kept", r)
+    r = run([b, "solve", problem, "-t", "1", "-q", "-o", out_link])
+    c.expect(r.rc == 0 and '"cost":445' in r.out and os.path.islink(out_link),
+             "solve -o a link to stdout: the result on stdout, the link kept", r)
+    # A link to a regular file (existing or not yet): the file is written, the link kept.
+    for exists in (False, True):
+        target, link = os.path.join(d, "real.json"), os.path.join(d, "link.json")
+        if not exists:
+            os.symlink("real.json", link)
+        r = run([b, "solve", problem, "-t", "1", "-q", "-o", link])
+        text = ""
+        if os.path.exists(target):
+            with open(target) as f:
+                text = f.read()
+        c.expect(r.rc == 0 and os.path.islink(link) and '"cost":445' in text,
+                 "solve -o a link to %s file: written through the link" %
+                 ("an existing" if exists else "a new"), r)
+    # The input itself, by name or through a link: refused before the run, input intact.
+    with open(problem) as f:
+        before = f.read()
+    same = os.path.join(d, "same")
+    os.symlink(problem, same)
+    for cmd in ([b, "solve", problem, "-t", "1", "-o", problem],
+                [b, "solve", problem, "-t", "1", "--output", same],
+                [b, "convert", problem, same, "--to", "json"]):
+        r = run(cmd)
+        with open(problem) as f:
+            after = f.read()
+        c.expect(r.rc == 2 and "input file" in r.err and after == before,
+                 " ".join(cmd[1:]) + ": refused, the input kept", r)
+    # A FIFO nobody reads: exit 6 naming it, within the limit; one that is read gets it.
+    fifo = os.path.join(d, "out.fifo")
+    os.mkfifo(fifo)
+    r = run([b, "solve", problem, "-t", "1", "-q", "-o", fifo], timeout=20)
+    c.expect(r.rc == 6 and "FIFO" in r.err and r.final() == "[0, 0, 2, 1, 0]" and r.seconds < 1,
+             "solve -o a FIFO nobody reads: exit 6 before the limit, the answer printed", r)
+    with tempfile.TemporaryFile() as out:
+        p = subprocess.Popen([b, "solve", problem, "-t", "5", "-q", "-o", fifo], stdout=out)
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader, waiting at most 20 s
+        text, start = b"", time.monotonic()
+        while time.monotonic() - start < 20:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                chunk = None
+            if chunk == b"" and p.poll() is not None:
+                break
+            text += chunk or b""
+            time.sleep(0.01)
+        os.close(fd)
+        try:
+            rc = p.wait(20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = None
+        c.expect(rc == 0 and b'"cost":445' in text, "solve -o a FIFO that is read")
+
+
+def inputs_told_by_content(c, ex, tmp):
+    """Issue 29, 6-8: a byte order mark before a text request, a gzipped binary request,
+    and inputs that are no problem at all (refused at byte 0, not read to the deadline)."""
+    b = c.bin
+    d = os.path.join(tmp, "kinds")
+    os.makedirs(d)
+    text = subprocess.run([b, "convert", ex, "/dev/fd/1", "--to", "textproto"],
+                          capture_output=True, check=True).stdout
+    binary = subprocess.run([b, "convert", ex, "/dev/fd/1", "--to", "request"],
+                            capture_output=True, check=True).stdout
+    with open(ex, "rb") as f:
+        contest = f.read()
+    cases = {"bom.textproto": b"\xef\xbb\xbf" + text, "bom.json": b"\xef\xbb\xbf" + contest,
+             "request.pb.gz": gzip.compress(binary), "request.textproto.gz": gzip.compress(text)}
+    for name, data in cases.items():
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        r = run([b, "solve", path, "-t", "1", "-q"])
+        c.expect(r.rc == 0 and r.final() == "[0, 0, 2, 1, 0]", name + ": read and solved", r)
+    zeros = os.path.join(d, "zeros")
+    with open(zeros, "wb") as f:
+        f.truncate(1 << 30)  # a sparse GiB of zeros
+    for path in [zeros, "/dev/zero", "/dev/urandom"]:
+        r = run([b, path, "5"])
+        c.expect(r.rc == 3 and path in r.err and r.seconds < 1 and r.final() is None,
+                 path + ": refused at once", r)
+
+
+def request_answers(c, ex, tmp):
+    """Issue 29, 4: a request's result never claims success without an answer, and
+    coefficients that are not numbers are refused by name."""
+    b = c.bin
+    d = os.path.join(tmp, "answers")
+    os.makedirs(d)
+    text = subprocess.run([b, "convert", ex, "/dev/fd/1", "--to", "textproto"],
+                          capture_output=True, check=True, text=True).stdout
+
+    def solve(name, body):
+        path = os.path.join(d, name + ".textproto")
+        with open(path, "w") as f:
+            f.write(body)
+        out = os.path.join(d, name + ".json")
+        r = run([b, "solve", path, "-t", "1", "-q", "-o", out])
+        doc = None
+        if os.path.exists(out):
+            with open(out) as f:
+                doc = json.load(f)  # strict JSON: no nan
+        return r, doc
+
+    forbidden = re.sub(r"(resharding_costs \{[^}]*\})",
+                       lambda m: re.sub(r"costs: \S+", "costs: 1e30", m.group(1)), text)
+    for name, body in [("max_cost", text + "max_cost { coeff: 10 }\n"),
+                       ("forbidden", forbidden)]:
+        r, doc = solve(name, body)
+        answer = doc["request"] if doc else {}
+        c.expect(r.rc == 4 and r.final() == "[]" and answer.get("status") == "no solution" and
+                 answer.get("s_val") == [] and answer.get("is_optimal") is False,
+                 name + ": [] and a result that says no solution", r)
+    for field, value in [("overbudget_coeff", "nan"), ("overbudget_coeff", "inf"),
+                         ("overbudget_coeff", "-2"), ("max_cost", "nan")]:
+        r, _ = solve("bad", text + "%s { coeff: %s }\n" % (field, value))
+        c.expect(r.rc == 3 and field in r.err, "%s %s: refused by name" % (field, value), r)
 
 
 def checkpoints(c, b, inst, tmp):
@@ -322,12 +458,55 @@ def random_runs(c, instances, n, rng, tmp):
           ", ".join("%d: %d" % (k, v) for k, v in sorted(seen.items())))
 
 
+def random_mpi_runs(c, instances, n, rng):
+    """Issue 29: random rank counts (1-3) under mpirun, random signals to mpirun at random
+    times. Every rank ends with rank 0's status, so mpirun's status agrees with the final
+    line; a signal to mpirun ends the job with Open MPI's own status (1) or 128+N, the
+    final line printed all the same."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    seen = {}
+    for i in range(n):
+        problem, ranks = rng.choice(instances), rng.randint(1, 3)
+        limit = rng.choice([1.5, 2.5])
+        cmd = ["mpirun", "-np", str(ranks), c.bin]
+        cmd += [problem, str(limit)] if rng.random() < 0.5 else \
+            ["solve", problem, "-t", str(limit), "--seed", str(rng.randint(1, 9))]
+        sig = rng.choice([signal.SIGINT, signal.SIGTERM]) if rng.random() < 0.4 else None
+        when = rng.uniform(0.2, limit)
+        os.environ.update(env)
+        r = run(cmd, signal_after=when if sig else None, sig=sig or signal.SIGTERM, timeout=60)
+        what = "mpi run %d: %s%s" % (i, " ".join(cmd[1:3] + cmd[4:]),
+                                     " + signal %d at %.2f s" % (sig, when) if sig else "")
+        final = r.final()
+        if sig is None or r.rc in (0, 4):  # (a signal after the end changes nothing)
+            c.expect(r.rc in (0, 4), what + ": exit 0 or 4", r)
+            c.expect(r.seconds < limit + 1.5, what + ": ran %.2f s" % r.seconds, r)
+        else:
+            c.expect(r.rc in (1, 128 + sig), what + ": exit 1 or %d" % (128 + sig), r)
+        c.expect(final is not None, what + ": no final line", r)
+        if r.rc == 0 or (final not in (None, "[]") and sig):
+            c.expect(final is not None and final != "[]" and c.feasible(problem, r),
+                     what + ": exit %d without a feasible final line" % r.rc, r)
+        if r.rc == 4:
+            c.expect(final == "[]", what + ": exit 4 without []", r)
+        lines = r.lines()
+        if final is not None:
+            c.expect(lines[-1] == final and all(l.startswith("#") for l in lines[:-1]),
+                     what + ": the final line is not last, or a stray line", r)
+        seen[r.rc] = seen.get(r.rc, 0) + 1
+    print("mpi runs by exit status: " +
+          ", ".join("%d: %d" % (k, v) for k, v in sorted(seen.items())))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
     ap.add_argument("source")
     ap.add_argument("--cases", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--mpi", type=int, default=0, metavar="N",
+                    help="instead: N random runs under mpirun")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="iopddl-cli-")
     try:
@@ -339,7 +518,14 @@ def main():
         mem = os.path.join(tmp, "memory-2000.json")
         subprocess.run([c.bin, "generate", "--family", "memory", "-n", "2000", "--seed", "4",
                         "-o", mem], check=True)
+        if args.mpi:
+            random_mpi_runs(c, [ex, inst, mem], args.mpi, random.Random(args.seed))
+            print("%d passed, %d failed" % (c.checks - len(c.failures), len(c.failures)))
+            return 1 if c.failures else 0
         defects(c, ex, inst, tmp)
+        files_where_pointed(c, ex, tmp)
+        inputs_told_by_content(c, ex, tmp)
+        request_answers(c, ex, tmp)
         random_runs(c, [ex, inst, mem], args.cases, random.Random(args.seed), tmp)
         print("%d passed, %d failed" % (c.checks - len(c.failures), len(c.failures)))
         return 1 if c.failures else 0
