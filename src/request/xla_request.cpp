@@ -2,6 +2,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/wire_format_lite.h>
@@ -388,8 +389,11 @@ XlaRequest read_request(const std::string& path, const FileBytes& bytes) {
     google::protobuf::TextFormat::Parser parser;
     FirstError error;
     parser.RecordErrorsTo(&error);
+    // Parsed in place (a copy of the text would cost its size again).
     const std::size_t bom = byte_order_mark(bytes.data(), bytes.size);
-    if (!parser.ParseFromString(std::string(bytes.data() + bom, bytes.size - bom), &r))
+    google::protobuf::io::ArrayInputStream text(bytes.data() + bom,
+                                                static_cast<int>(bytes.size - bom));
+    if (bytes.size > static_cast<std::size_t>(INT32_MAX) || !parser.Parse(&text, &r))
       throw InputError(path + ": not a text-format AutoShardingSolverRequest (nor contest JSON): " +
                        (error.text.empty() ? "parse error" : error.text));
     return convert(r, nullptr, path);
