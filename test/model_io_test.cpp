@@ -153,11 +153,11 @@ TEST_CASE("gzip members whose trailer does not give their size are decoded in st
   std::remove(path.c_str());
 }
 
-TEST_CASE("a gzip stream that is no text is refused before it is decompressed") {
+TEST_CASE("a gzip stream that is no input is refused before it is decompressed") {
   const std::string path = "gzip_zeros.json.gz";
   write_bytes(path, gzip_bytes(std::string(std::size_t{64} << 20, '\0')));
   CHECK_THROWS_WITH_AS(read_problem(path),
-                       doctest::Contains("not a text file once decompressed (byte 0 is 0x00)"),
+                       doctest::Contains("(byte 0 is 0x00) once decompressed"),
                        InputError);
   // Cut short: refused, whatever its (now random) trailer claims.
   std::vector<char> gz = gzip_bytes(to_json(read_problem(source_path("examples/example.json"))));
@@ -238,6 +238,17 @@ TEST_CASE("solutions are read from contest output and from JSON results") {
   {
     std::ofstream("sol.json") << R"({"cost": 5, "assignment": [2, 0]})";
     CHECK(read_solution("sol.json") == std::vector<Strategy>{2, 0});
+  }
+  {  // a recorded cost past 64 bits (an early answer with forbidden picks) is legal JSON
+    std::ofstream("sol.json") << R"({"improvements": [{"cost": 107000000015059840271}],
+                                     "assignment": [1, 0], "lower_bound": -340282366920938463463})";
+    CHECK(read_solution("sol.json") == std::vector<Strategy>{1, 0});
+    std::ofstream("sol.json") << R"({"cost": 1, "assignment": [1, 0]} [2])";
+    CHECK_THROWS_WITH_AS(read_solution("sol.json"), doctest::Contains("content after"), InputError);
+    std::ofstream("sol.json") << R"({"cost": 1, "assignment": [1, 0], "assignment": [0, 0]})";
+    CHECK_THROWS_WITH_AS(read_solution("sol.json"), doctest::Contains("duplicate"), InputError);
+    std::ofstream("sol.json") << R"({"cost": 1})";
+    CHECK_THROWS_WITH_AS(read_solution("sol.json"), doctest::Contains("missing key"), InputError);
   }
   {
     std::ofstream("sol.txt") << "# nothing here\n";

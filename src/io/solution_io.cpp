@@ -1,6 +1,7 @@
 #include <simdjson.h>
 
 #include <limits>
+#include <optional>
 
 #include "iopddl/io.hpp"
 #include "json_scan.hpp"
@@ -25,6 +26,48 @@ std::vector<Strategy> parse_list(simdjson::dom::element v, const std::string& wh
   return result;
 }
 
+// Our JSON result (solve --output): only its assignment is read. On demand, so that the
+// other values are checked for structure but not converted: a recorded cost may exceed
+// 64 bits (an early answer with forbidden picks), which the DOM parser refuses.
+std::vector<Strategy> read_result(std::string_view text, const std::string& path) {
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  const auto bad = [&] {
+    if (content_after_first_value(text))
+      return InputError(path + ": unexpected content after the JSON object");
+    return InputError(path + ": not a JSON object");
+  };
+  if (content_after_first_value(text))
+    throw InputError(path + ": unexpected content after the JSON object");
+  // (read_file_bytes leaves SIMDJSON_PADDING bytes after the text)
+  if (parser.iterate(text.data(), text.size(), text.size() + simdjson::SIMDJSON_PADDING).get(doc) ||
+      doc.get_object().get(object))
+    throw bad();
+  std::optional<std::vector<Strategy>> assignment;
+  for (auto field : object) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) throw bad();
+    if (key != "assignment") continue;  // (skipped by the iterator, structure checked)
+    if (assignment) throw InputError(path + ": duplicate key \"assignment\"");
+    simdjson::ondemand::array a;
+    if (field.value().get_array().get(a))
+      throw InputError(path + ": assignment: expected an array of strategies");
+    std::vector<Strategy> list;
+    for (auto x : a) {
+      std::int64_t s = 0;
+      if (x.get_int64().get(s) || s < std::numeric_limits<Strategy>::min() ||
+          s > std::numeric_limits<Strategy>::max())
+        throw InputError(path + ": assignment[" + std::to_string(list.size()) +
+                         "]: expected a strategy index (an integer)");
+      list.push_back(static_cast<Strategy>(s));
+    }
+    assignment = std::move(list);
+  }
+  if (!assignment) throw InputError(path + ": missing key \"assignment\"");
+  return *assignment;
+}
+
 }  // namespace
 
 std::vector<Strategy> read_solution(const std::string& path) {
@@ -35,16 +78,7 @@ std::vector<Strategy> read_solution(const std::string& path) {
   if (first == std::string_view::npos) throw InputError(path + ": empty solution file");
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  if (text[first] == '{') {  // our JSON result
-    if (parser.parse(text.data(), text.size()).get(doc)) {
-      if (content_after_first_value(text))
-        throw InputError(path + ": unexpected content after the JSON object");
-      throw InputError(path + ": not a JSON object");
-    }
-    simdjson::dom::element assignment;
-    if (doc["assignment"].get(assignment)) throw InputError(path + ": missing key \"assignment\"");
-    return parse_list(assignment, path + ": assignment");
-  }
+  if (text[first] == '{') return read_result(text, path);
   // Contest output: the last line that is not blank is the answer, as the contest read it.
   const std::size_t end = text.find_last_not_of(" \t\r\n") + 1;
   std::size_t start = text.rfind('\n', end - 1);
