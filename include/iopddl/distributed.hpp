@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,9 +68,22 @@ BoundOutcome bound_distributed(const MpiSession& session, const Problem& problem
                                const SolverOptions& options, std::uint64_t max_steps,
                                StopControl& stop, IncumbentStore& store, Log& log);
 
-// On the way out (a signal): puts the incumbent into the checkpoint at `path` if it beats
-// the one there. Never throws; does nothing without MPI (no checkpoints exist there).
-void refresh_checkpoint(const Problem& problem, const std::string& path,
-                        const std::vector<Strategy>& incumbent, Total cost, double elapsed);
+// Checkpoints outside the distributed loop (a run without mpirun, the end of every run, a
+// signal): puts the incumbent into the checkpoint at `path` unless one of this instance at
+// least as good is there, and the certified `bound` when higher (see src/mpi/checkpoint.hpp).
+// Returns whether it wrote; throws OutputError naming the file. Builds without MPI have no
+// checkpoints: it does nothing there.
+bool refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost,
+                        std::optional<Total> bound, double elapsed);
+
+// What a run without mpirun resumes from (--resume): the checkpoint's incumbent and
+// certified bound. Throws InputError for a checkpoint of another instance or a corrupt one.
+struct ResumePoint {
+  std::vector<Strategy> assignment;  // empty: none
+  std::optional<Total> bound;
+  double elapsed = 0;
+};
+ResumePoint read_resume_point(const Problem& problem, const std::string& path);
 
 }  // namespace iopddl

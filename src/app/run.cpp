@@ -22,6 +22,7 @@
 #include "iopddl/iopddl.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/solve.hpp"
+#include "plain_checkpoints.hpp"
 #include "xla_request.hpp"
 
 namespace iopddl::app {
@@ -255,8 +256,8 @@ void signal_thread(Run* run, sigset_t set, Clock::time_point deadline, Clock::du
       if (sig < 0) continue;  // EAGAIN (time to look again) or EINTR
     }
     if (sig != SIGUSR1) break;
-    run->checkpoint_request = true;  // written by rank 0 at the next synchronisation
-    run->log.info("SIGUSR1: a checkpoint will be written at the next synchronisation");
+    run->checkpoint_request = true;  // written by the checkpoints' thread, or the loop's rank 0
+    run->log.info("SIGUSR1: a checkpoint will be written");
   }
   run->stop.request_stop();
   if (run->rank != 0) {
@@ -271,9 +272,13 @@ void signal_thread(Run* run, sigset_t set, Clock::time_point deadline, Clock::du
   // After printing (mpirun may kill the job soon): a checkpointed run keeps what it printed.
   if (!run->settings.distributed.checkpoint_path.empty() && run->problem) {
     const auto [a, has] = run->store.snapshot();
-    if (has)
-      refresh_checkpoint(*run->problem, run->settings.distributed.checkpoint_path, a,
-                         run->store.cost(), run->stop.elapsed());
+    try {
+      if (has)
+        refresh_checkpoint(*run->problem, run->settings.distributed.checkpoint_path, a,
+                           run->store.cost(), run->store.bound(), run->stop.elapsed());
+    } catch (const OutputError& e) {  // the answer is out; the checkpoint stays as it was
+      std::fprintf(stderr, "warning: checkpoint not written: %s\n", e.what());
+    }
   }
   _exit(128 + sig);
 }
@@ -286,9 +291,8 @@ double safety_margin(double time_limit) {
   return std::min(0.15 + 0.015 * time_limit, 0.5 * time_limit);
 }
 
-bool use_mpi(const RunSettings& settings) {
-  return built_with_mpi() && (launched_by_mpi() || !settings.distributed.checkpoint_path.empty() ||
-                              !settings.distributed.resume_path.empty());
+bool use_mpi(const RunSettings&) {
+  return built_with_mpi() && launched_by_mpi();  // checkpoints alone need no MPI
 }
 
 namespace {
@@ -432,6 +436,54 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
 
 int solve_here(Run& run, const MpiSession& session);
 
+// The final checkpoint outside the distributed loop's own: "" once written (or not asked
+// for), else why not.
+std::string final_checkpoint(Run& run, const Problem& problem) {
+  const std::string& path = run.settings.distributed.checkpoint_path;
+  const auto [a, has] = run.store.snapshot();
+  if (path.empty() || !has) return "";
+  try {
+    if (refresh_checkpoint(problem, path, a, run.store.cost(), run.store.bound(),
+                           run.stop.elapsed()))
+      run.log.info("checkpoint written to %s", path.c_str());
+    return "";
+  } catch (const OutputError& e) {
+    return e.what();
+  }
+}
+
+// The solve in one process, with its checkpoints (builds with MPI) and a request's hint.
+// Returns why the final checkpoint could not be written ("" if it was, or none was asked).
+std::string solve_plain(Run& run, const Problem& problem, SolveResult& result) {
+  const RunSettings& settings = run.settings;
+  SolverOptions o = settings.solver;
+  std::vector<Strategy> hint;
+  if (run.request) {
+    o.deterministic = o.deterministic || run.request->deterministic;
+    hint = run.request->hint;
+  }
+  if (!settings.distributed.resume_path.empty()) {
+    const ResumePoint resume = read_resume_point(problem, settings.distributed.resume_path);
+    if (!resume.assignment.empty()) {
+      const Evaluation e = evaluate(problem, resume.assignment);
+      if (e.feasible) run.store.offer(resume.assignment, e.cost, "checkpoint");
+      hint = resume.assignment;
+      run.log.info("resumed from %s: cost %s after %.1f s", settings.distributed.resume_path.c_str(),
+                   to_string(e.cost).c_str(), resume.elapsed);
+    }
+    if (resume.bound) {
+      run.store.offer_bound(*resume.bound, "checkpoint");  // certified by the run that wrote it
+      run.log.info("resumed the certified bound %s", to_string(*resume.bound).c_str());
+    }
+  }
+  std::optional<PlainCheckpoints> checkpoints;
+  if (built_with_mpi())  // (checkpoints exist where MPI does)
+    checkpoints.emplace(problem, run.store, run.stop, run.log, settings.distributed,
+                        run.checkpoint_request);
+  result = solve(problem, o, run.stop, run.store, run.log, hint);
+  return checkpoints ? checkpoints->write_final() : "";
+}
+
 // Every rank ends with rank 0's status (the one that says what was printed), so mpirun and
 // batch systems report the run as it went.
 int solve_and_print(Run& run, const MpiSession& session) {
@@ -456,15 +508,14 @@ int solve_here(Run& run, const MpiSession& session) {
   std::string checkpoint_error;  // why the last checkpoint could not be written
   std::string internal_error;    // a bug or exhausted memory in the solver
   try {
-    if (session.active())
+    if (session.active()) {
       result = solve_distributed(session, problem, settings.solver, settings.distributed, run.stop,
                                  run.store, run.log, run.checkpoint_request, &checkpoint_error);
-    else if (run.request) {
-      SolverOptions o = settings.solver;
-      o.deterministic = o.deterministic || run.request->deterministic;
-      result = solve(problem, o, run.stop, run.store, run.log, run.request->hint);
+      // (also when the loop never ran: proven optimal before it)
+      if (run.rank == 0 && checkpoint_error.empty())
+        checkpoint_error = final_checkpoint(run, problem);
     } else {
-      result = solve(problem, settings.solver, run.stop, run.store, run.log);
+      checkpoint_error = solve_plain(run, problem, result);
     }
   } catch (const InputError& e) {  // a bad --resume file, refused before the search
     std::lock_guard lock(run.mutex);

@@ -148,27 +148,53 @@ Checkpoint load_checkpoint(const std::string& path) {
   return c;
 }
 
-void refresh_checkpoint(const Problem& problem, const std::string& path,
-                        const std::vector<Strategy>& incumbent, Total cost, double elapsed) {
-  try {
-    Checkpoint c;
-    std::ifstream probe(path);
-    if (probe.good()) {
+bool refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost,
+                        std::optional<Total> bound, double elapsed) {
+  const std::uint64_t print = fingerprint(problem);
+  Checkpoint c;
+  bool kept = false;  // the one there is of this instance and at least as good
+  if (std::ifstream(path).good()) {
+    try {
       c = load_checkpoint(path);
-      if (!c.assignment.empty()) {
-        const Evaluation e = evaluate(problem, c.assignment);
-        if (e.valid && e.feasible && e.cost <= cost) return;
-      }
-    } else {
-      c.fingerprint = fingerprint(problem);
-      c.instance = problem.name();
+    } catch (const InputError&) {
+      c = Checkpoint{};  // corrupt, or of another layout: replaced
     }
+    if (c.fingerprint != print) c = Checkpoint{};  // of another instance: replaced
+    if (!c.assignment.empty()) {
+      const Evaluation e = evaluate(problem, c.assignment);
+      kept = e.valid && e.feasible && e.cost <= cost;
+    }
+  }
+  const std::optional<Total> old_bound = parse_total(c.lower_bound);
+  const bool better_bound = bound && (!old_bound || *bound > *old_bound);
+  if (kept && !better_bound) return false;
+  c.fingerprint = print;
+  c.instance = problem.name();
+  if (!kept) {
     c.assignment = incumbent;
     c.cost = to_string(cost);
-    c.elapsed = elapsed;
-    save_checkpoint(c, path);
-  } catch (...) {  // a checkpoint that cannot be refreshed stays as it was
   }
+  if (better_bound) c.lower_bound = to_string(*bound);
+  c.elapsed = elapsed;
+  save_checkpoint(c, path);
+  return true;
+}
+
+ResumePoint read_resume_point(const Problem& problem, const std::string& path) {
+  const Checkpoint c = load_checkpoint(path);
+  if (c.fingerprint != fingerprint(problem))
+    throw InputError(path + ": checkpoint of another instance (\"" + c.instance + "\"), not of \"" +
+                     problem.name() + "\"");
+  ResumePoint r;
+  if (!c.assignment.empty()) {
+    if (!evaluate(problem, c.assignment).valid)
+      throw InputError(path + ": checkpoint assignment does not fit the instance");
+    r.assignment = c.assignment;
+  }
+  r.bound = parse_total(c.lower_bound);
+  r.elapsed = c.elapsed;
+  return r;
 }
 
 }  // namespace iopddl::mpi

@@ -2,9 +2,11 @@
 // Boost.Serialization (text archive) to a temporary file and renamed into place.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "iopddl/distributed.hpp"
 #include "iopddl/problem.hpp"
 
 namespace iopddl::mpi {
@@ -33,10 +35,16 @@ void save_checkpoint(const Checkpoint& c, const std::string& path);
 // Throws InputError naming the file if it is unreadable or corrupt.
 Checkpoint load_checkpoint(const std::string& path);
 
-// On the way out (SIGTERM): puts the incumbent into the checkpoint at `path` if it beats
-// the one there (or there is none), keeping the rest (multipliers, bound, seeds), so that
-// a resumed run starts from what the stopped run printed. Never throws.
-void refresh_checkpoint(const Problem& problem, const std::string& path,
-                        const std::vector<Strategy>& incumbent, Total cost, double elapsed);
+// Puts the incumbent into the checkpoint at `path` unless one of this instance at least as
+// good is there, and the certified `bound` when it is higher than the one there, keeping
+// the rest (multipliers, seeds); a checkpoint of another instance, or a corrupt one, is
+// replaced. Returns whether it wrote; throws OutputError when the file cannot be written.
+bool refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost,
+                        std::optional<Total> bound, double elapsed);
+
+// What a run without the distributed loop resumes from: the incumbent and the certified
+// bound (the multipliers belong to the loop). Throws InputError as --resume does.
+ResumePoint read_resume_point(const Problem& problem, const std::string& path);
 
 }  // namespace iopddl::mpi

@@ -65,9 +65,14 @@ BoundOutcome bound_distributed(const MpiSession& session, const Problem& problem
   return mpi::bound_distributed(problem, options, max_steps, MPI_COMM_WORLD, stop, store, log);
 }
 
-void refresh_checkpoint(const Problem& problem, const std::string& path,
-                        const std::vector<Strategy>& incumbent, Total cost, double elapsed) {
-  mpi::refresh_checkpoint(problem, path, incumbent, cost, elapsed);
+bool refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost,
+                        std::optional<Total> bound, double elapsed) {
+  return mpi::refresh_checkpoint(problem, path, incumbent, cost, bound, elapsed);
+}
+
+ResumePoint read_resume_point(const Problem& problem, const std::string& path) {
+  return mpi::read_resume_point(problem, path);
 }
 
 }  // namespace iopddl

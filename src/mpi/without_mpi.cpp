@@ -44,7 +44,13 @@ BoundOutcome bound_distributed(const MpiSession&, const Problem&, const SolverOp
   throw std::logic_error("this build of iopddl has no MPI layer");
 }
 
-void refresh_checkpoint(const Problem&, const std::string&, const std::vector<Strategy>&, Total,
-                        double) {}
+bool refresh_checkpoint(const Problem&, const std::string&, const std::vector<Strategy>&, Total,
+                        std::optional<Total>, double) {
+  return false;
+}
+
+ResumePoint read_resume_point(const Problem&, const std::string&) {
+  throw std::logic_error("this build of iopddl has no checkpoints");
+}
 
 }  // namespace iopddl

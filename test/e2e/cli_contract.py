@@ -273,6 +273,7 @@ def defects(c, ex, inst, tmp):
     c.contract(inst, r, what="SIGHUP")
     if mpi:
         checkpoints(c, b, inst, tmp)
+        plain_checkpoints(c, b, ex, inst, tmp)
     # 10. evaluate judges the last line as the contest did.
     sol = os.path.join(tmp, "sol.txt")
     for text in ["[0, 0, 2, 1, 0] junk\n", "[0, 0, 2, 1, 0]\n# a comment\n"]:
@@ -443,6 +444,33 @@ def large_inputs_in_bounded_memory(c, tmp):
     c.contract(big, r, 4, "generated memory family, 100,000 nodes")
     os.remove(ones)
     os.remove(big)
+
+
+def plain_checkpoints(c, b, ex, inst, tmp):
+    """Issue 29, 9: checkpoints of a plain run start no MPI (no child process: Open MPI's
+    singleton start forks orted), and the final one is written also when the run proves
+    optimality at once; a plain run resumes from one."""
+    ck = os.path.join(tmp, "plain.ck")
+    r = run([b, "solve", ex, "--checkpoint", ck, "-q"])
+    c.expect(r.rc == 0 and os.path.exists(ck), "solve E --checkpoint: proven at once, checkpoint written", r)
+    if os.path.exists(ck):
+        os.remove(ck)
+    p = subprocess.Popen([b, "solve", inst, "-t", "1.5", "--checkpoint", ck, "-q"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children = set()
+    while p.poll() is None:
+        try:
+            for task in os.listdir("/proc/%d/task" % p.pid):
+                with open("/proc/%d/task/%s/children" % (p.pid, task)) as f:
+                    children.update(f.read().split())
+        except OSError:
+            pass
+        time.sleep(0.005)
+    c.expect(p.returncode == 0 and not children and os.path.exists(ck),
+             "solve --checkpoint starts no process (children: %s), writes the checkpoint" % children)
+    r = run([b, "solve", inst, "-t", "1", "--resume", ck])
+    c.expect(r.rc == 0 and "resumed from" in r.out and "resumed the certified bound" in r.out,
+             "a plain run resumes the incumbent and the bound", r)
 
 
 def checkpoints(c, b, inst, tmp):
