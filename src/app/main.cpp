@@ -1,5 +1,8 @@
 // The `iopddl` command: the contest interface (`iopddl FILE TIMEOUT`) and the subcommands
 // solve, evaluate and info. Exceptions stop here, with the file and field in the message.
+#include <pthread.h>
+#include <signal.h>
+
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cmath>
@@ -96,6 +99,7 @@ struct ContestCommand {
       return kExitUsage;
     }
     RunSettings contest;
+    contest.contest = true;
     contest.problem_path = file;
     contest.time_limit = timeout;
     contest.settings_text = "time-limit=" + std::to_string(timeout) + "\n";
@@ -348,6 +352,24 @@ struct GenerateCommand {
   }
 };
 
+// SIGINT, SIGTERM, SIGHUP and SIGUSR1 are held from the first instant this program's own
+// code runs (a constructor, before main; only the dynamic loader comes earlier), so that
+// one that comes while the process starts waits for the run's signal thread, which prints
+// the final line, instead of killing the process without one. Commands without a signal
+// thread get them back at once.
+sigset_t original_signal_mask;
+
+__attribute__((constructor)) void hold_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaddset(&set, sig);
+  pthread_sigmask(SIG_BLOCK, &set, &original_signal_mask);
+}
+
+void release_stop_signals() {
+  pthread_sigmask(SIG_SETMASK, &original_signal_mask, nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -377,9 +399,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    release_stop_signals();
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  if (*evaluate_cmd.cmd || *info.cmd || *generate.cmd || *convert.cmd) release_stop_signals();
   // Errors at the I/O boundary are reported here, once, with the file and the element.
   try {
     if (*solve.cmd) return solve.run(process_start);

@@ -83,7 +83,12 @@ double parse_number(const std::string& key, const std::string& text, double lo, 
   if (r.ec == std::errc::result_out_of_range || x < lo || x > hi) {
     std::ostringstream range;
     range << what;
-    if (hi == std::numeric_limits<double>::max())
+    const std::string_view text_what(what);
+    const bool said = text_what.find(" from ") != std::string::npos ||
+                      text_what.find("at least") != std::string::npos;  // "a share from 0 to 1"
+    if (said)
+      ;
+    else if (hi == std::numeric_limits<double>::max())
       range << ", at least " << lo;
     else
       range << " from " << lo << " to " << hi;

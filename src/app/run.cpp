@@ -345,9 +345,13 @@ std::optional<int> read_input(Run& run, Problem& problem) {
     print_final(run);
     return kExitNoSolution;
   } catch (const InputError& e) {
+    if (run.rank == 0) std::fprintf(stderr, "error: %s\n", e.what());
+    if (settings.contest) {  // the contest reads the last line: [] says "no answer"
+      print_final(run);
+      return kExitInput;
+    }
     std::lock_guard lock(run.mutex);
     run.printed = true;  // an input error prints no final line
-    if (run.rank == 0) std::fprintf(stderr, "error: %s\n", e.what());
     return kExitInput;
   }
   run.problem = &problem;
@@ -425,7 +429,7 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
     run.log.info("request: cost %.17g in its units, status %s%s%s", answer.cost,
                  status_name(answer.status), answer.message.empty() ? "" : ": ",
                  answer.message.c_str());
-    if (answer.s_val.empty()) {  // max_cost not beaten: no answer, as XLA expects
+    if (answer.status == SolveStatus::kNoSolution) {  // max_cost not beaten: no answer, as XLA expects
       std::lock_guard lock(run.mutex);
       run.withheld = true;
       run.status = status_name(SolveStatus::kNoSolution);

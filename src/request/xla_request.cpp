@@ -190,8 +190,16 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
     for (int s = 0; s < k; ++s) {
       const auto where = [&] { return at("computation_costs", v, static_cast<std::size_t>(s)); };
       double c = r.computation_costs(static_cast<int>(v)).costs(s);
-      if (!r.communication_costs().empty())
-        c += r.communication_costs(static_cast<int>(v)).costs(s);
+      if (!r.communication_costs().empty()) {
+        // Each part judged under its own name before they are summed.
+        const double m = r.communication_costs(static_cast<int>(v)).costs(s);
+        const auto named = [&] {
+          return at("communication_costs", v, static_cast<std::size_t>(s));
+        };
+        if (std::isnan(m)) refuse(source, named(), "not a number");
+        if (m <= -9.2e18) refuse(source, named(), "cost " + std::to_string(m) + " is out of range");
+        c += m;
+      }
       if (c < 0) refuse(source, where(), "negative node cost " + std::to_string(c));
       costs[v][static_cast<std::size_t>(s)] = to_cost(c, source, where);
       if (!r.memory_costs().empty()) {

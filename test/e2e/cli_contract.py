@@ -140,8 +140,9 @@ class Checker:
         e = subprocess.run([self.bin, "evaluate", problem, path], capture_output=True)
         return e.returncode == 0
 
-    def contract(self, problem, r, limit=None, what="", threads=0):
-        """The contract every run keeps, whatever it was asked."""
+    def contract(self, problem, r, limit=None, what="", threads=0, contest=False):
+        """The contract every run keeps, whatever it was asked. In contest mode (`iopddl
+        FILE TIMEOUT`) a malformed input (exit 3) still ends stdout with []."""
         self.expect(r.rc in DOCUMENTED or r.rc in SIGNALS.values(), what + ": undocumented exit", r)
         lines = r.lines()
         final = r.final()
@@ -154,6 +155,8 @@ class Checker:
                         what + ": exit %d without a feasible final line" % r.rc, r)
         elif r.rc == 4:
             self.expect(final == "[]", what + ": exit 4 without []", r)
+        elif r.rc == 3 and contest:
+            self.expect(final == "[]", what + ": contest mode, exit 3 without []", r)
         elif r.rc in (2, 3):
             self.expect(final is None, what + ": an error printed a final line", r)
         elif r.rc in SIGNALS.values():
@@ -245,7 +248,7 @@ def defects(c, ex, inst, tmp):
             f.write(b" " * (1 << 24))
     r = run([b, spaces, "1"])
     c.expect(r.rc in (3, 4), "an endless document is refused or stopped at the deadline", r)
-    c.contract(spaces, r, 1, "spaces")
+    c.contract(spaces, r, 1, "spaces", contest=True)
     with open(inst, "rb") as f:
         gz = gzip.compress(f.read())
     trunc = os.path.join(tmp, "truncated.json.gz")
@@ -259,14 +262,14 @@ def defects(c, ex, inst, tmp):
     write_wide_instance(wide, 150_000)
     r = run([b, wide, "1"])
     c.expect(r.rc == 0, "the wide instance gets an answer", r)
-    c.contract(wide, r, 1, "wide, 1 s")
+    c.contract(wide, r, 1, "wide, 1 s", contest=True)
     # 7. A read that blocks is abandoned at the deadline with [].
     fifo = os.path.join(tmp, "fifo")
     os.mkfifo(fifo)
     r = run([b, fifo, "1"])
     c.expect(r.rc == 4 and r.final() == "[]" and "time limit" in r.err,
              "a FIFO with no writer: [] at the deadline", r)
-    c.contract(ex, r, 1, "fifo")
+    c.contract(ex, r, 1, "fifo", contest=True)
     # 8, 9. SIGHUP prints the answer like SIGTERM; with --checkpoint the answer stays last.
     r = run([b, "solve", inst, "-t", "60"], signal_after=1.0, sig=signal.SIGHUP, wait_for="cost")
     c.expect(r.rc == 129, "SIGHUP: exit 129", r)
@@ -379,8 +382,8 @@ def inputs_told_by_content(c, ex, tmp):
         f.truncate(1 << 30)  # a sparse GiB of zeros
     for path in [zeros, "/dev/zero", "/dev/urandom"]:
         r = run([b, path, "5"])
-        c.expect(r.rc == 3 and path in r.err and r.seconds < 1 and r.final() is None,
-                 path + ": refused at once", r)
+        c.expect(r.rc == 3 and path in r.err and r.seconds < 1 and r.final() == "[]",
+                 path + ": refused at once (contest mode: [] last)", r)
 
 
 def request_answers(c, ex, tmp):
@@ -417,6 +420,42 @@ def request_answers(c, ex, tmp):
                          ("overbudget_coeff", "-2"), ("max_cost", "nan")]:
         r, _ = solve("bad", text + "%s { coeff: %s }\n" % (field, value))
         c.expect(r.rc == 3 and field in r.err, "%s %s: refused by name" % (field, value), r)
+
+
+def smaller_defects(c, ex, tmp):
+    """Issue 29, 11: contest mode ends a malformed input with []; a 0-node request is
+    answered like an empty JSON problem; -inf in communication_costs is named so; a range
+    is said once."""
+    b = c.bin
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"problem": 3}')
+    r = run([b, bad, "2"])
+    c.expect(r.rc == 3 and r.final() == "[]" and "problem" in r.err,
+             "contest mode, malformed input: exit 3 and [] last", r)
+    r = run([b, "solve", bad])
+    c.expect(r.rc == 3 and r.final() is None, "solve, malformed input: exit 3, no final line", r)
+    zero_request, zero_json = os.path.join(tmp, "zero.textproto"), os.path.join(tmp, "zero.json")
+    with open(zero_request, "w") as f:
+        f.write("num_nodes: 0\n")
+    with open(zero_json, "w") as f:
+        json.dump({"problem": {"nodes": {"intervals": [], "costs": [], "usages": []},
+                               "edges": {"nodes": [], "costs": []}}}, f)
+    for path in (zero_request, zero_json):
+        r = run([b, "solve", path, "-q"])
+        c.expect(r.rc == 0 and r.final() == "[]", path + ": 0 nodes, the empty answer, exit 0", r)
+    text = subprocess.run([b, "convert", ex, "/dev/fd/1", "--to", "textproto"],
+                          capture_output=True, check=True, text=True).stdout
+    costs = " ".join("costs: %s" % ("-inf" if i == 0 else "0") for i in range(2))
+    inf = os.path.join(tmp, "inf.textproto")
+    with open(inf, "w") as f:  # node 1 has 2 strategies
+        f.write(text + "communication_costs { costs: 0 }\ncommunication_costs { %s }\n" % costs +
+                "".join("communication_costs { %s }\n" % " ".join(["costs: 0"] * k)
+                        for k in (3, 2, 1)))
+    r = run([b, "solve", inf])
+    c.expect(r.rc == 3 and "communication_costs[1][0]" in r.err, "-inf named as communication_costs", r)
+    r = run([b, "solve", ex, "--gap-limit", "2"])
+    c.expect(r.rc == 2 and r.err.count("from 0 to 1") == 1, "--gap-limit 2: the range said once", r)
 
 
 def large_inputs_in_bounded_memory(c, tmp):
@@ -530,7 +569,7 @@ def random_runs(c, instances, n, rng, tmp):
                 threads = int(cmd[len(cmd) - 1 - cmd[::-1].index("--threads") + 1])
             except ValueError:
                 pass
-        c.contract(problem, r, None if deterministic else limit, what, threads)
+        c.contract(problem, r, None if deterministic else limit, what, threads, contest)
         if r.rc == 2:
             c.expect("error" in r.err or ":" in r.err, what + ": exit 2 says why", r)
         seen[r.rc] = seen.get(r.rc, 0) + 1
@@ -606,6 +645,7 @@ def main():
         files_where_pointed(c, ex, tmp)
         inputs_told_by_content(c, ex, tmp)
         request_answers(c, ex, tmp)
+        smaller_defects(c, ex, tmp)
         large_inputs_in_bounded_memory(c, tmp)
         random_runs(c, [ex, inst, mem], args.cases, random.Random(args.seed), tmp)
         print("%d passed, %d failed" % (c.checks - len(c.failures), len(c.failures)))
