@@ -49,16 +49,53 @@ py::array as_numpy(const py::handle& values, const std::string& where) {
   return a;
 }
 
-// `values` as int64 values, refusing what is not integral ("node 3: costs: ...").
+// One integer of a Python sequence or an object array: an int (or anything with
+// __index__, numpy's integer scalars too) within int64; a float or an int past 64 bits is
+// refused by name ("node 3: costs[1]: 9223372036854775808 is outside the int64 range").
+std::int64_t int64_item(const py::handle& item, const std::string& where, std::size_t i) {
+  const std::string at = where + "[" + std::to_string(i) + "]";
+  if (!PyIndex_Check(item.ptr()))
+    throw py::type_error(at + ": expected an integer, found " +
+                         std::string(py::str(py::type::handle_of(item).attr("__name__"))) + " " +
+                         std::string(py::repr(item)));
+  const py::object number = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
+  if (!number) throw py::error_already_set();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  if (overflow != 0)
+    throw py::value_error(at + ": " + std::string(py::str(number)) +
+                          " is outside the int64 range");
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return v;
+}
+
+// `values` as int64 values, refusing what is not integral ("node 3: costs: ..."). Lists and
+// tuples are read item by item (numpy would turn a list holding 2**63 into floats); arrays
+// must be of an integer dtype: a float array is refused rather than truncated.
 std::vector<std::int64_t> int64_values(const py::handle& values, const std::string& where) {
+  if (py::isinstance<py::list>(values) || py::isinstance<py::tuple>(values)) {
+    const py::sequence items = py::reinterpret_borrow<py::sequence>(values);
+    std::vector<std::int64_t> out(py::len(items));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const py::handle item = items[i];
+      if (py::isinstance<py::list>(item) || py::isinstance<py::tuple>(item))
+        throw py::value_error(where + ": expected a flat list of integers, found a nested one");
+      out[i] = int64_item(item, where, i);
+    }
+    return out;
+  }
   const py::array a = as_numpy(values, where);
   const char kind = a.dtype().kind();
-  if (a.size() > 0 && kind != 'i' && kind != 'u' && kind != 'b')
-    throw py::type_error(where + ": expected integers, got an array of dtype " +
-                         std::string(py::str(a.dtype())));
   if (a.ndim() > 1)
     throw py::value_error(where + ": expected a flat array, got " + std::to_string(a.ndim()) +
                           " dimensions");
+  if (kind == 'O') {  // Python ints past 64 bits, or mixed objects
+    const py::list items = a.attr("tolist")();
+    return int64_values(items, where);
+  }
+  if (a.size() > 0 && kind != 'i' && kind != 'u' && kind != 'b')
+    throw py::type_error(where + ": expected integers, got an array of dtype " +
+                         std::string(py::str(a.dtype())));
   if (kind == 'u' && a.size() > 0 && a.dtype().itemsize() == 8) {
     const py::object too_big = a.attr("__gt__")(INT64_MAX).attr("any")();
     if (too_big.cast<bool>()) throw py::value_error(where + ": a value is outside the int64 range");
@@ -66,6 +103,26 @@ std::vector<std::int64_t> int64_values(const py::handle& values, const std::stri
   auto typed = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
   if (!typed) throw py::type_error(where + ": expected integers");
   return {typed.data(), typed.data() + typed.size()};
+}
+
+// A whole number argument within [0, hi] (seeds, counts): refused by name as InputError,
+// not with pybind11's list of signatures.
+std::uint64_t unsigned_arg(const py::handle& value, const char* name, std::uint64_t lo,
+                           std::uint64_t hi) {
+  const std::string what = std::string(name) + ": expected an integer from " +
+                           std::to_string(lo) + " to " +
+                           std::to_string(hi) + ", found " + std::string(py::repr(value));
+  if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr())) throw InputError(what);
+  const py::object number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!number) throw py::error_already_set();
+  if (PyObject_RichCompareBool(number.ptr(), py::int_(0).ptr(), Py_LT) == 1) throw InputError(what);
+  const unsigned long long v = PyLong_AsUnsignedLongLong(number.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw InputError(what);
+  }
+  if (v < lo || v > hi) throw InputError(what);
+  return v;
 }
 
 py::array_t<Strategy> as_array(const std::vector<Strategy>& v) {
@@ -183,16 +240,16 @@ py::list history(const std::vector<Improvement>& list, bool with_source) {
 // and every 50 ms looks for a signal (Ctrl-C): a signal cancels the solve, which returns
 // its best answer so far (`interrupted` set); an exception from the signal handler other
 // than KeyboardInterrupt is raised once the solve has ended.
-PyResult solve_py(const Problem& problem, double time_limit, int threads, std::uint64_t seed,
-                  bool deterministic, std::uint64_t work_limit, const py::object& hint,
+PyResult solve_py(const Problem& problem, double time_limit, int threads, const py::object& seed,
+                  bool deterministic, const py::object& work_limit, const py::object& hint,
                   const py::object& cost_cutoff, double gap_limit, const py::object& callback,
                   bool log) {
   RunOptions o;
   o.time_limit = time_limit;
   o.solver.threads = threads;
-  o.solver.seed = seed;
+  o.solver.seed = unsigned_arg(seed, "seed", 0, UINT64_MAX);
   o.solver.deterministic = deterministic;
-  o.solver.work_limit = work_limit;
+  o.solver.work_limit = unsigned_arg(work_limit, "work_limit", 0, UINT64_MAX);
   o.solver.gap_limit = gap_limit;
   if (!hint.is_none()) o.hint = strategies_from(hint, "hint");
   if (!cost_cutoff.is_none()) o.cost_cutoff = from_python_total(cost_cutoff, "cost_cutoff");
@@ -298,7 +355,8 @@ PYBIND11_MODULE(_core, m) {
       "(binary or text format; converted as `iopddl convert` does)");
   m.def(
       "generate",
-      [](const std::string& family, std::size_t nodes, std::uint64_t seed, double limit_factor) {
+      [](const std::string& family, const py::object& nodes, const py::object& seed,
+         double limit_factor) {
         GeneratorOptions g;
         if (family == "forbidden")
           g.family = Family::kForbiddenPairs;
@@ -309,9 +367,8 @@ PYBIND11_MODULE(_core, m) {
         else
           throw InputError("family: expected \"forbidden\", \"memory\" or \"core\", not \"" +
                            family + "\"");
-        if (nodes == 0) throw InputError("nodes: must be positive");
-        g.nodes = nodes;
-        g.seed = seed;
+        g.nodes = unsigned_arg(nodes, "nodes", 1, kMaxGeneratedNodes);
+        g.seed = unsigned_arg(seed, "seed", 0, UINT64_MAX);
         g.limit_factor = limit_factor;
         return generate_problem(g);
       },

@@ -30,6 +30,12 @@ struct GeneratorOptions {
   double alias_share = 0.2;
 };
 
+// Node ids are 32-bit; past a few million nodes the JSON alone outgrows the input cap.
+inline constexpr std::size_t kMaxGeneratedNodes = 5'000'000;
+
+// Throws InputError naming the option when one is out of range (nodes from 1 to
+// kMaxGeneratedNodes, limit_factor from 1e-6 to 1e6, leaves from 0 to 1000, core_degree
+// from 0 to 20, alias_share from 0 to 1).
 Problem generate_problem(const GeneratorOptions& options);
 
 }  // namespace iopddl

@@ -104,8 +104,9 @@ struct RunOptions {
   // Seed, threads, deterministic mode and its work limit, gap limit and every tuning value
   // (see iopddl/options.hpp and `iopddl --dump-config`).
   SolverOptions solver;
-  // Seconds from the call (<= 0: none; then a deterministic solver, a gap limit or a
-  // cancellation must end it). Ignored in deterministic mode, which is bounded by work.
+  // Seconds from the call (0 or infinity: none; then a deterministic solver, a gap limit
+  // or a cancellation must end it; negative or NaN: InputError). Ignored in deterministic
+  // mode, which is bounded by work.
   double time_limit = 10;
   // A warm start: one strategy per node. A feasible hint is an answer from the start; one
   // over the memory limit is repaired first. A hint of the wrong length or with a strategy

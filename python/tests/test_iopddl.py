@@ -252,3 +252,47 @@ def test_deterministic_answers_equal_the_command_line(tmp_path):
                                  capture_output=True, text=True).stdout.strip().splitlines()[-1]
     r2 = iopddl.solve(via_request, deterministic=True, work_limit=100, seed=4, threads=2)
     assert json.loads(cli_request) == list(r2.assignment)
+
+
+def test_arguments_out_of_range_are_refused_by_name():
+    """Issue 29: what the command line refuses, Python refuses too, naming the argument."""
+    p = iopddl.from_arrays(costs=[[10, 30], [20, 25]], usages=[[80, 40], [60, 30]],
+                           intervals=[[0, 2], [1, 3]], edges=[[0, 1]],
+                           edge_costs=[[0, 12, 12, 0]], usage_limit=100)
+    for limit in (-1, float("nan")):
+        with pytest.raises(iopddl.InputError, match="time_limit: "):
+            iopddl.solve(p, time_limit=limit)
+    assert iopddl.solve(p, time_limit=float("inf")).status == "optimal"  # no limit
+    for seed in (-1, 2**64, 1.5):
+        with pytest.raises(iopddl.InputError, match="seed: expected an integer"):
+            iopddl.solve(p, seed=seed)
+    for nodes in (10**12, 0, -5):
+        with pytest.raises(iopddl.InputError, match="nodes: "):
+            iopddl.generate("memory", nodes)
+    with pytest.raises(iopddl.InputError, match="limit_factor: "):
+        iopddl.generate("memory", 10, limit_factor=float("nan"))
+    # Integers past 64 bits in a list are named as such (numpy would make them floats).
+    for big in (2**63, 2**64, -(2**63) - 1):
+        with pytest.raises(ValueError, match=r"node 0: costs\[1\]: -?\d+ is outside the int64 range"):
+            iopddl.from_arrays([[10, big]], [[1, 1]], [[0, 1]], np.zeros((0, 2), dtype=int), [])
+    with pytest.raises(TypeError, match=r"node 0: costs\[1\]: expected an integer, found float"):
+        iopddl.from_arrays([[10, 1.5]], [[1, 1]], [[0, 1]], np.zeros((0, 2), dtype=int), [])
+    # numpy's integer scalars in a list are integers.
+    q = iopddl.from_arrays([[np.int64(3), np.int32(4)]], [[1, 1]], [[0, 1]],
+                           np.zeros((0, 2), dtype=int), [])
+    assert iopddl.evaluate(q, [0])["cost"] == 3
+
+
+def test_load_takes_a_byte_order_mark(tmp_path):
+    """Issue 29, 6: a UTF-8 byte order mark before contest JSON or a text request."""
+    example = os.path.join(SOURCE, "examples", "example.json")
+    with open(example, "rb") as f:
+        data = f.read()
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + data)
+    assert iopddl.load(str(path)).num_nodes == 5
+    text = subprocess.run([BIN, "convert", example, "/dev/fd/1", "--to", "textproto"],
+                          capture_output=True, check=True).stdout
+    path = tmp_path / "bom.textproto"
+    path.write_bytes(b"\xef\xbb\xbf" + text)
+    assert iopddl.load(str(path)).num_nodes == 5

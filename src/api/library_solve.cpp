@@ -1,6 +1,7 @@
 // The library's solve: one call that owns the stop control, the incumbent store and the
 // log that the command line otherwise sets up, and returns what the store holds, checked
 // by the reference evaluator.
+#include <cmath>
 #include <exception>
 #include <new>
 
@@ -14,7 +15,9 @@ namespace {
 
 void check_options(const RunOptions& o) {
   const SolverOptions& s = o.solver;
-  if (!(o.time_limit == o.time_limit)) throw InputError("time_limit: not a number");
+  if (!(o.time_limit >= 0))  // (NaN too)
+    throw InputError("time_limit: " + std::to_string(o.time_limit) +
+                     " is not a number of seconds of at least 0 (0: no limit)");
   if (s.threads < 0 || s.threads > SolverOptions::kMaxThreads)
     throw InputError("threads: " + std::to_string(s.threads) + " is outside [0, " +
                      std::to_string(SolverOptions::kMaxThreads) + "]");
@@ -33,7 +36,8 @@ RunResult solve(const Problem& problem, const RunOptions& o) {
     const Evaluation e = evaluate(problem, o.hint);
     if (!e.valid) throw InputError("hint: " + e.error);
   }
-  StopControl stop(TimeSource::steady().now(), o.solver.deterministic ? 0 : o.time_limit);
+  const double limit = std::isinf(o.time_limit) ? 0 : o.time_limit;  // infinity: none
+  StopControl stop(TimeSource::steady().now(), o.solver.deterministic ? 0 : limit);
   stop.watch(o.cancel.flag());
   if (o.solver.deterministic) stop.ignore_deadline();
   IncumbentStore store(&stop);

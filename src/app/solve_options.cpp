@@ -289,8 +289,7 @@ void describe_generator_options(OptionTable& t, GeneratorOptions& g) {
            {{"forbidden", Family::kForbiddenPairs},
             {"memory", Family::kMemory},
             {"core", Family::kCore}});
-  // Node ids are 32-bit; past a few million nodes the JSON alone outgrows the input cap.
-  t.unsigned_integer("nodes", "Number of nodes", g.nodes, 1, 5'000'000);
+  t.unsigned_integer("nodes", "Number of nodes", g.nodes, 1, kMaxGeneratedNodes);
   t.short_name("nodes", "-n");
   t.unsigned_integer("seed", "Seed", g.seed, 0, std::numeric_limits<std::uint64_t>::max());
   t.number("limit-factor", "Usage limit as a multiple of the least-memory peak", g.limit_factor,

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "iopddl/evaluate.hpp"
+#include "iopddl/io.hpp"
 #include "iopddl/rng.hpp"
 
 namespace iopddl {
@@ -259,7 +260,27 @@ Problem generate_core(const GeneratorOptions& o) {
 
 }  // namespace
 
+namespace {
+
+void check(const GeneratorOptions& o) {
+  const auto within = [](double x, double lo, double hi, const char* name) {
+    if (!(x >= lo && x <= hi))  // (NaN too)
+      throw InputError(std::string(name) + ": " + std::to_string(x) + " is outside [" +
+                       std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  };
+  if (o.nodes < 1 || o.nodes > kMaxGeneratedNodes)
+    throw InputError("nodes: " + std::to_string(o.nodes) + " is outside [1, " +
+                     std::to_string(kMaxGeneratedNodes) + "]");
+  within(o.limit_factor, 1e-6, 1e6, "limit_factor");
+  within(o.leaves, 0, 1000, "leaves");
+  within(o.core_degree, 0, 20, "core_degree");
+  within(o.alias_share, 0, 1, "alias_share");
+}
+
+}  // namespace
+
 Problem generate_problem(const GeneratorOptions& o) {
+  check(o);
   if (o.family == Family::kCore) return generate_core(o);
   Rng rng(o.seed, 0x6e6e);
   ProblemBuilder b;
