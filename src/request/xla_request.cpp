@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -22,6 +23,13 @@ namespace pb = iopddl::xla;
 namespace {
 
 using Request = pb::AutoShardingSolverRequest;
+
+// A request's number as a message shows it: shortest exact form ("2.5", "-4.3e+300").
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
 
 [[noreturn]] void refuse(const std::string& source, const std::string& where,
                          const std::string& what) {
@@ -41,7 +49,7 @@ template <class Where>
 Cost to_cost(double x, const std::string& source, Where&& where) {
   if (std::isnan(x)) refuse(source, where(), "not a number");
   if (x >= static_cast<double>(kForbidden)) return kForbidden;
-  if (x <= -9.2e18) refuse(source, where(), "cost " + std::to_string(x) + " is out of range");
+  if (x <= -9.2e18) refuse(source, where(), "cost " + number(x) + " is out of range");
   return static_cast<Cost>(std::llround(x));
 }
 
@@ -197,17 +205,17 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
           return at("communication_costs", v, static_cast<std::size_t>(s));
         };
         if (std::isnan(m)) refuse(source, named(), "not a number");
-        if (m <= -9.2e18) refuse(source, named(), "cost " + std::to_string(m) + " is out of range");
+        if (m <= -9.2e18) refuse(source, named(), "cost " + number(m) + " is out of range");
         c += m;
       }
-      if (c < 0) refuse(source, where(), "negative node cost " + std::to_string(c));
+      if (c < 0) refuse(source, where(), "negative node cost " + number(c));
       costs[v][static_cast<std::size_t>(s)] = to_cost(c, source, where);
       if (!r.memory_costs().empty()) {
         const double m = r.memory_costs(static_cast<int>(v)).costs(s);
         if (!(m >= 0) || m >= 9.2e18)
           refuse(source, at("memory_costs", v, static_cast<std::size_t>(s)),
-                 m >= 9.2e18 ? "memory " + std::to_string(m) + " is out of range"
-                             : "negative or undefined memory " + std::to_string(m));
+                 m >= 9.2e18 ? "memory " + number(m) + " is out of range"
+                             : "negative or undefined memory " + number(m));
         usages[v][static_cast<std::size_t>(s)] = static_cast<Usage>(std::llround(m));
       }
     }
@@ -223,7 +231,7 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
     const double coeff = r.overbudget_coeff().coeff();
     if (!std::isfinite(coeff) || coeff < 0)
       refuse(source, "overbudget_coeff",
-             "must be a finite number of at least 0, found " + std::to_string(coeff));
+             "must be a finite number of at least 0, found " + number(coeff));
     out.overbudget_coeff = coeff;
   }
   std::optional<Usage> limit = out.budget;
@@ -333,7 +341,7 @@ XlaRequest convert(const Request& r, const LiveBytes* live_bytes, const std::str
     for (std::size_t i = 0; i < size; ++i) {
       const double x = t[static_cast<int>(i)];
       const auto where = [&] { return at("value_costs", static_cast<std::size_t>(a), i); };
-      if (x < 0) refuse(source, where(), "negative value cost " + std::to_string(x));
+      if (x < 0) refuse(source, where(), "negative value cost " + number(x));
       table[i] = to_cost(x * static_cast<double>(kForbidden), source, where);
     }
     b.add_edge(u, v, table);

@@ -9,13 +9,13 @@ mkdir -p "$work/corpus"
 cp "$src"/examples/example.json "$src"/test/data/bad/*.json "$work/corpus/"
 "$clangxx" -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I"$src/include" \
   "$src/test/fuzz/fuzz_reader.cpp" "$src/src/io/problem_reader.cpp" \
-  "$src/src/io/read_bytes.cpp" "$src/src/model/problem.cpp" "$src/src/util/stop.cpp" \
+  "$src/src/io/read_bytes.cpp" "$src/src/io/input_kind.cpp" "$src/src/model/problem.cpp" "$src/src/util/stop.cpp" \
   -lsimdjson -ldeflate -lz -o "$work/fuzz_reader"
 "$work/fuzz_reader" -runs="$runs" -max_len=4096 -seed=1 "$work/corpus" 2>&1 | tail -n 3
 mkdir -p "$work/gzip_corpus"
 for f in "$work"/corpus/*; do gzip -c "$f" > "$work/gzip_corpus/$(basename "$f").gz"; done
 "$clangxx" -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I"$src/include" \
-  "$src/test/fuzz/fuzz_file_bytes.cpp" "$src/src/io/read_bytes.cpp" "$src/src/util/stop.cpp" \
+  "$src/test/fuzz/fuzz_file_bytes.cpp" "$src/src/io/read_bytes.cpp" "$src/src/io/input_kind.cpp" "$src/src/util/stop.cpp" \
   -ldeflate -lz -o "$work/fuzz_file_bytes"
 "$work/fuzz_file_bytes" -runs="$runs" -max_len=4096 -seed=1 "$work/gzip_corpus" 2>&1 | tail -n 3
 # The XLA request reader, seeded with a request in text format and in binary (protoc
@@ -32,6 +32,6 @@ done
   "$src/test/fuzz/fuzz_request.cpp" "$src/src/request/xla_request.cpp" \
   "$work/generated/auto_sharding_request.pb.cc" "$src/src/api/model_builder.cpp" \
   "$src/src/model/problem.cpp" "$src/src/eval/evaluate.cpp" "$src/src/io/problem_reader.cpp" \
-  "$src/src/io/read_bytes.cpp" "$src/src/util/stop.cpp" "$src/src/util/status_name.cpp" \
+  "$src/src/io/read_bytes.cpp" "$src/src/io/input_kind.cpp" "$src/src/util/stop.cpp" "$src/src/util/status_name.cpp" \
   -lprotobuf -lsimdjson -ldeflate -lz -lpthread -o "$work/fuzz_request"
 "$work/fuzz_request" -runs="$runs" -max_len=4096 -seed=1 "$work/request_corpus" 2>&1 | tail -n 3
