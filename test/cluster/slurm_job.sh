@@ -14,6 +14,8 @@ for tool in munged slurmctld slurmd sbatch scontrol scancel sinfo; do
   command -v "$tool" > /dev/null || { echo "skipped: $tool not installed"; exit 77; }
 done
 [[ $(id -u) -eq 0 ]] || { echo "skipped: starting slurmd needs root"; exit 77; }
+# slurmd needs the cgroup filesystem (absent in some containers and chroots).
+mountpoint -q /sys/fs/cgroup || { echo "skipped: no cgroup filesystem for slurmd"; exit 77; }
 
 work=$(mktemp -d /tmp/iopddl-slurm.XXXXXX)
 chmod 755 "$work"
@@ -63,8 +65,9 @@ head -c 128 /dev/urandom > "$work/munge.key"
 chmod 600 "$work/munge.key"
 munged --force --socket="$work/munge.sock" --key-file="$work/munge.key" \
   --pid-file="$work/munged.pid" --log-file="$work/munged.log" --seed-file="$work/munge.seed"
-slurmctld
-slurmd
+for daemon in slurmctld slurmd; do
+  "$daemon" || { echo "$daemon did not start:"; tail -n 5 "$work/$daemon.log"; exit 1; }
+done
 
 wait_for() {  # FILE PATTERN SECONDS
   for _ in $(seq 1 $(($3 * 10))); do grep -q "$2" "$1" 2> /dev/null && return 0; sleep 0.1; done

@@ -9,10 +9,10 @@ dir=$1 commit=${2:-HEAD} runs=${3:-5}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 [[ -x $dir/bin/bash ]] || debootstrap --variant=minbase bookworm "$dir" http://deb.debian.org/debian
 cp /etc/hosts /etc/resolv.conf "$dir/etc/"
-for m in proc sys dev dev/pts dev/shm; do
-  mountpoint -q "$dir/$m" || mount --bind "/$m" "$dir/$m"
+for m in proc sys dev; do  # recursively: slurmd needs /sys/fs/cgroup, MPI /dev/shm
+  mountpoint -q "$dir/$m" || { mount --rbind "/$m" "$dir/$m" && mount --make-rslave "$dir/$m"; }
 done
-trap 'for m in dev/shm dev/pts dev sys proc; do umount -l "$dir/$m" 2> /dev/null || true; done' EXIT
+trap 'for m in dev sys proc; do umount -R -l "$dir/$m" 2> /dev/null || true; done' EXIT
 rm -rf "$dir/work" && mkdir -p "$dir/work"
 git clone -q "$src" "$dir/work/main" && git -C "$dir/work/main" checkout -q "$commit"
 [[ -d $src/../shared ]] && cp -r "$src/../shared" "$dir/work/shared"
