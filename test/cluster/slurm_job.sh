@@ -80,7 +80,7 @@ done
 sinfo -h -o %T | grep -q idle || { echo "the node never became idle"; tail -n 20 "$work"/slurm*.log; exit 1; }
 
 # The job: one node, 2 ranks of 1 thread. sbatch exports this environment to the job.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export IOPDDL_BIN=$bin IOPDDL_CHECKPOINT=$work/job.checkpoint
 out=$work/job.out
 job=$(sbatch --parsable --nodes=1 --ntasks-per-node=2 --cpus-per-task=1 --time=10 \

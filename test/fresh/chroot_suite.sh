@@ -18,8 +18,7 @@ git clone -q "$src" "$dir/work/main" && git -C "$dir/work/main" checkout -q "$co
 [[ -d $src/../shared ]] && cp -r "$src/../shared" "$dir/work/shared"
 in_chroot() {  # a scrubbed environment, as CI's: root, no variables of this session
   chroot "$dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive OMPI_ALLOW_RUN_AS_ROOT=1 \
-    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+    LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
     /bin/bash -c "cd /work/main && $1"
 }
 # The README's set-up command (install, build, solve the example), then its test command.
