@@ -26,9 +26,12 @@ struct Evaluation {
 
 Evaluation evaluate(const Problem& problem, std::span<const Strategy> assignment);
 
-// A human-readable multi-line report (each line starts with '#' when `as_comment`).
-std::string format_report(const Evaluation& e);
-// The same as a JSON object.
-std::string format_report_json(const Evaluation& e);
+// A human-readable multi-line report; with a lower bound on the optimum (from `iopddl bound`
+// or another solver), also the solution's gap to it, and whether the bound is above the cost
+// (then one of the two is wrong).
+std::string format_report(const Evaluation& e, std::optional<Total> lower_bound = std::nullopt);
+// The same as a JSON object (one line); the gap is null when it is not finite.
+std::string format_report_json(const Evaluation& e,
+                               std::optional<Total> lower_bound = std::nullopt);
 
 }  // namespace iopddl

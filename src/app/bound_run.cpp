@@ -3,21 +3,21 @@
 // proven infeasible. SIGINT/SIGTERM/SIGHUP end the ascent early, and the best bound so far
 // is printed all the same (exit 128+N); a time limit (or signal) that comes while the input
 // is read leaves nothing to print (exit 4, or 128+N).
-#include <pthread.h>
 #include <signal.h>
 
 #include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <thread>
 
+#include "io/json.hpp"
 #include "iopddl/distributed.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/solve.hpp"
 #include "run.hpp"
+#include "signals.hpp"
 #include "xla_request.hpp"
 
 namespace iopddl::app {
@@ -38,13 +38,11 @@ void wait_for_signal(BoundRun* run, sigset_t set) {
 
 std::string multipliers_json(const std::string& instance, Total bound,
                              const std::vector<double>& multipliers) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "{\"instance\":\"" << escape_json(instance) << "\",\"lower_bound\":" << to_string(bound)
-      << ",\"multipliers_per_segment\":[";
-  for (std::size_t t = 0; t < multipliers.size(); ++t) out << (t ? "," : "") << multipliers[t];
-  out << "]}\n";
-  return out.str();
+  Json document;
+  document["instance"] = instance;
+  document["lower_bound"] = bound;
+  document["multipliers_per_segment"] = multipliers;
+  return json_line(document);
 }
 
 int bound_and_print(const RunSettings& settings, const std::string& multipliers_path,
@@ -54,12 +52,7 @@ int bound_and_print(const RunSettings& settings, const std::string& multipliers_
 
 int run_bound(const RunSettings& settings, const std::string& multipliers_path,
               Clock::time_point process_start) {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGHUP);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  const sigset_t set = block_stop_signals(false);
   // Under mpirun every process bounds a region (after the mask: MPI's threads inherit it);
   // only rank 0 prints.
   const MpiSession session(built_with_mpi() && launched_by_mpi());

@@ -226,22 +226,8 @@ struct EvaluateCommand {
     }
     const Problem p = read_input_file(problem, nullptr, nullptr);
     const Evaluation e = evaluate(p, read_solution(solution));
-    std::string report = json ? format_report_json(e) : format_report(e);
+    const std::string report = json ? format_report_json(e, b) : format_report(e, b);
     const bool above = b && e.valid && *b > e.cost;  // then one of the two is wrong
-    if (b && e.valid) {
-      const double gap = relative_gap(e.cost, *b);
-      if (json) {
-        report.erase(report.find_last_of('}'));
-        report += ",\"lower_bound\":" + to_string(*b) +
-                  ",\"gap\":" + (std::isfinite(gap) ? std::to_string(gap) : "null") + "}\n";
-      } else {
-        char line[160];
-        std::snprintf(line, sizeof line, "gap to the lower bound %s: %.6f%%%s\n",
-                      to_string(*b).c_str(), 100 * gap,
-                      above ? " (the bound is above the cost: the bound is wrong)" : "");
-        report += line;
-      }
-    }
     std::fputs(report.c_str(), stdout);
     return e.feasible && !above ? kExitOk : kExitInfeasible;
   }

@@ -1,289 +1,20 @@
+// A command-line solve: read the input, solve (in one process or under MPI), report, and
+// print the final line; the exit status says what was printed.
 #include "run.hpp"
 
-#include <pthread.h>
-#include <signal.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <ctime>
-#include <mutex>
 #include <optional>
-#include <sstream>
-#include <thread>
 
 #include "iopddl/distributed.hpp"
 #include "iopddl/evaluate.hpp"
-#include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
-#include "iopddl/log.hpp"
-#include "iopddl/solve.hpp"
 #include "plain_checkpoints.hpp"
-#include "xla_request.hpp"
+#include "run_state.hpp"
+#include "signals.hpp"
 
 namespace iopddl::app {
-
-std::string escape_json(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-namespace {
-
-// Everything the signal thread and the main thread share. The final line is printed at
-// most once, by print_final, under `mutex`.
-struct Run {
-  Run(const RunSettings& s, Clock::time_point start, int rank_)
-      : settings(s),
-        stop(start, s.time_limit > 0 ? s.time_limit - safety_margin(s.time_limit) : 0),
-        store(&stop),
-        log(rank_ == 0 ? stdout : nullptr, &stop, s.quiet),
-        rank(rank_) {}
-  const RunSettings settings;
-  StopControl stop;
-  IncumbentStore store;
-  Log log;
-  const Problem* problem = nullptr;             // set once read, before any solution exists
-  std::optional<XlaRequest> request;            // when the input is an XLA request
-  int rank;                                     // MPI rank; only rank 0 prints
-  const MpiSession* session = nullptr;          // the MPI session, when active
-  std::atomic<int> final_status{-1};            // the run's exit status, once agreed
-  std::atomic<bool> printed_solution{false};    // the final line is an assignment
-  std::atomic<bool> checkpoint_request{false};  // SIGUSR1
-  std::mutex mutex;
-  bool printed = false;
-  std::string status = "no solution";
-  std::string output_error;  // why --output could not be written ("" if it was)
-  // Writing --output gives up here (a FIFO nobody reads): the watchdog's deadline.
-  std::optional<Clock::time_point> write_deadline;
-  std::vector<NeighbourhoodReport> neighbourhoods;  // set once the search has ended
-  std::uint64_t work = 0;                           // likewise
-  bool refused = false;   // the evaluator refused the store's answer: print [] instead
-  bool withheld = false;  // a request's max_cost was not beaten: print [] instead
-  SolveStatus solve_status = SolveStatus::kNoSolution;  // set once the search has ended
-};
-
-// The answer in a request's terms (JSON for --output, protobuf for --output-proto).
-RequestAnswer request_answer(Run& run, const std::vector<Strategy>& a, bool has) {
-  // (A watchdog or a signal may print before the search has reported its status.)
-  const SolveStatus status = has && run.solve_status == SolveStatus::kNoSolution
-                                 ? SolveStatus::kFeasible
-                                 : run.solve_status;
-  return answer_request(*run.request, *run.problem, status, a, has, run.store.bound());
-}
-
-// The JSON result of --output (see README).
-// `answer`: the answer in a request's terms, when the input is one.
-std::string result_json(Run& run, const std::vector<Strategy>& a, bool has,
-                        const std::optional<RequestAnswer>& answer) {
-  std::ostringstream out;
-  out << "{\"instance\":\"" << escape_json(run.settings.problem_path) << "\",\"status\":\""
-      << run.status << "\"";
-  out << ",\"assignment\":" << (has ? format_assignment(a) : "[]");
-  if (has && run.problem) {
-    Evaluation e = evaluate(*run.problem, a);
-    out << ",\"cost\":" << to_string(e.cost) << ",\"peak_usage\":" << to_string(e.peak_usage)
-        << ",\"feasible\":" << (e.feasible ? "true" : "false");
-  }
-  out << ",\"usage_limit\":";
-  if (run.problem && run.problem->usage_limit())
-    out << *run.problem->usage_limit();
-  else
-    out << "null";
-  out << ",\"elapsed_seconds\":" << run.stop.elapsed() << ",\"improvements\":[";
-  auto history = run.store.history();
-  for (std::size_t i = 0; i < history.size(); ++i)
-    out << (i ? "," : "") << "{\"seconds\":" << history[i].seconds
-        << ",\"cost\":" << to_string(history[i].cost) << ",\"source\":\""
-        << escape_json(history[i].source) << "\"}";
-  out << "],\"lower_bound\":";
-  const auto bound = run.store.bound();
-  if (bound)
-    out << to_string(*bound);
-  else
-    out << "null";
-  out << ",\"gap\":";
-  if (const auto gap = run.store.gap(); gap && std::isfinite(*gap))
-    out << *gap;
-  else
-    out << "null";
-  out << ",\"bounds\":[";
-  const auto bounds = run.store.bound_history();
-  for (std::size_t i = 0; i < bounds.size(); ++i)
-    out << (i ? "," : "") << "{\"seconds\":" << bounds[i].seconds
-        << ",\"bound\":" << to_string(bounds[i].cost) << "}";
-  out << "],\"neighbourhoods\":[";
-  for (std::size_t i = 0; i < run.neighbourhoods.size(); ++i) {
-    const NeighbourhoodReport& n = run.neighbourhoods[i];
-    out << (i ? "," : "") << "{\"name\":\"" << n.name << "\",\"calls\":" << n.calls
-        << ",\"improvements\":" << n.improvements << ",\"gain\":" << to_string(n.gain)
-        << ",\"seconds\":" << n.seconds << "}";
-  }
-  out << "],\"work_units\":" << run.work;
-  if (answer) out << ",\"request\":" << answer_json(*answer);
-  out << ",\"settings\":\"" << escape_json(run.settings.settings_text) << "\"}\n";
-  return out.str();
-}
-
-// The only function that prints the final line. Returns whether a solution was printed.
-// The final line goes out under the log's lock, and later progress lines go to stderr, so
-// it stays the last line of stdout whatever other threads log. A failed --output write is
-// reported after it (the answer is on stdout either way).
-enum class Printed { kSolution, kEmpty, kAlready };
-
-// `why`, when given, is said on stderr first (a watchdog or a signal prints from its thread).
-// The files are written after the lock is released: a signal that comes while a FIFO's
-// reader is slow ends the run at once (the final line is out by then).
-Printed print_final(Run& run, const char* why = nullptr) {
-  std::vector<std::pair<std::string, std::string>> files;  // (option, path) and text below
-  std::vector<std::string> texts;
-  bool has = false;
-  {
-    std::lock_guard lock(run.mutex);
-    if (run.printed) return Printed::kAlready;
-    run.printed = true;
-    if (run.rank != 0) return run.store.has_solution() ? Printed::kSolution : Printed::kEmpty;
-    if (why) std::fprintf(stderr, "warning: %s; printing the best solution so far\n", why);
-    auto [a, found] = run.store.snapshot();
-    has = found && !run.refused && !run.withheld;
-    // The request's answer judges the store's own (max_cost, forbidden picks) and says why
-    // it withholds it.
-    const bool answerable = found && !run.refused;
-    run.log.close([&, &a = a] {
-      const std::string line = (has ? format_assignment(a) : "[]") + "\n";
-      std::fwrite(line.data(), 1, line.size(), stdout);
-      std::fflush(stdout);
-    });
-    std::optional<RequestAnswer> answer;
-    if (run.request && run.problem &&
-        !(run.settings.output_path.empty() && run.settings.proto_output_path.empty()))
-      answer = request_answer(run, a, answerable);
-    if (!run.settings.output_path.empty()) {
-      files.emplace_back("--output", run.settings.output_path);
-      texts.push_back(result_json(run, a, has, answer));
-    }
-    if (answer && !run.settings.proto_output_path.empty()) {  // (only requests: see read_input)
-      files.emplace_back("--output-proto", run.settings.proto_output_path);
-      texts.push_back(answer_proto(*answer));
-    }
-  }
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    try {
-      write_file(files[i].second, texts[i], run.write_deadline);
-    } catch (const OutputError& e) {
-      run.output_error = e.what();
-      std::fprintf(stderr, "error: %s %s\n", files[i].first.c_str(), e.what());
-    }
-  }
-  run.printed_solution = has;
-  return has ? Printed::kSolution : Printed::kEmpty;
-}
-
-// Seconds the kernel takes to free this process's memory at exit, which counts against
-// the limit: about 85 ms per GiB resident on this kind of machine (measured with a child
-// that touches 0.5-4 GiB and exits), rounded up to 0.1 s per GiB.
-double teardown_seconds() {
-  long pages = 0, resident = 0;
-  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-    std::fclose(f);
-  }
-  return 0.1 * static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) /
-         static_cast<double>(1ull << 30);
-}
-
-// The watchdog: a run whose main thread has not printed its final line by `deadline` (a
-// phase that overran: a huge input, a pipe that never delivers, a presolve that outgrew
-// its share) prints the best solution so far from here and exits, so that `iopddl FILE T`
-// ends before T whatever the input. Only a run that overruns gets here.
-//
-// Under MPI only rank 0 acts: it prints, then ends the whole job with MPI_Abort and the
-// status of what it printed (mpirun exits with that status), since ranks stuck apart can
-// no longer reach the collective end; the other ranks wait for it. A rank 0 that already
-// printed gives its main thread a quarter of the margin to agree and finalise first.
-[[noreturn]] void watchdog_fires(Run* run, Clock::duration grace) {
-  run->stop.request_stop();
-  const bool mpi = run->session != nullptr;
-  if (run->rank != 0)
-    for (;;) pause();
-  const Printed printed = print_final(*run, "the time limit was reached before the run could end");
-  if (printed == Printed::kAlready && !mpi)  // the main thread is past the final line
-    for (;;) pause();
-  if (printed == Printed::kAlready) std::this_thread::sleep_for(grace);
-  int status = printed == Printed::kSolution ? kExitOk : kExitNoSolution;
-  if (printed == Printed::kAlready)
-    status = run->final_status >= 0 ? run->final_status.load()
-                                    : (run->printed_solution ? kExitOk : kExitNoSolution);
-  std::fflush(stdout);
-  if (mpi) run->session->abort(status);
-  _exit(status);
-}
-
-void signal_thread(Run* run, sigset_t set, Clock::time_point deadline, Clock::duration grace) {
-  int sig = 0;
-  for (;;) {
-    if (deadline == Clock::time_point::max()) {
-      if (sigwait(&set, &sig) != 0) return;
-    } else {
-      // Wakes every 20 ms: the deadline moves earlier as the process grows, since the
-      // kernel frees its memory before the run counts as ended.
-      const auto fire = deadline - std::chrono::duration_cast<Clock::duration>(
-                                       std::chrono::duration<double>(teardown_seconds()));
-      const auto left = std::clamp(fire - Clock::now(), Clock::duration::zero(),
-                                   Clock::duration(std::chrono::milliseconds(20)));
-      if (left == Clock::duration::zero()) watchdog_fires(run, grace);
-      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
-      const timespec wait{0, static_cast<long>(ns)};
-      sig = sigtimedwait(&set, nullptr, &wait);
-      if (sig < 0) continue;  // EAGAIN (time to look again) or EINTR
-    }
-    if (sig != SIGUSR1) break;
-    run->checkpoint_request = true;  // written by the checkpoints' thread, or the loop's rank 0
-    run->log.info("SIGUSR1: a checkpoint will be written");
-  }
-  run->stop.request_stop();
-  if (run->rank != 0) {
-    // mpirun tears the whole job down when one rank exits: give rank 0 time to print and
-    // leave first.
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    _exit(128 + sig);
-  }
-  run->log.info("stopped by signal %d: printing the best solution so far", sig);
-  print_final(*run);
-  std::fflush(stdout);
-  // After printing (mpirun may kill the job soon): a checkpointed run keeps what it printed.
-  if (!run->settings.distributed.checkpoint_path.empty() && run->problem) {
-    const auto [a, has] = run->store.snapshot();
-    try {
-      if (has)
-        refresh_checkpoint(*run->problem, run->settings.distributed.checkpoint_path, a,
-                           run->store.cost(), run->store.bound(), run->stop.elapsed());
-    } catch (const OutputError& e) {  // the answer is out; the checkpoint stays as it was
-      std::fprintf(stderr, "warning: checkpoint not written: %s\n", e.what());
-    }
-  }
-  _exit(128 + sig);
-}
-
-}  // namespace
 
 double safety_margin(double time_limit) {
   // Printing 65k strategies and exiting takes a few ms; solver phases check the clock at
@@ -300,24 +31,15 @@ int solve_and_print(Run& run, const MpiSession& session);
 }
 
 int run_solve(const RunSettings& settings, Clock::time_point process_start) {
-  // SIGINT/SIGTERM/SIGHUP (and SIGUSR1) are blocked in every thread, before MPI starts any of its
-  // own, and taken by one waiting thread, which can print the incumbent at once whatever
-  // the solver is doing.
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGHUP);  // a closed terminal or ssh session: the answer is printed all the same
-  sigaddset(&set, SIGUSR1);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  // After the mask: MPI's threads inherit it. Never freed: the watchdog may end the job
-  // through it while the process exits.
+  // Before MPI starts any thread of its own: they inherit the mask.
+  const sigset_t set = block_stop_signals(true);
+  // Never freed: the watchdog may end the job through it while the process exits.
   MpiSession& session = *new MpiSession(use_mpi(settings));
   // Never freed: the signal thread may still use it while the process exits.
   Run& run = *new Run(settings, process_start, session.rank());
+  if (session.active()) run.session = &session;
   // The watchdog's deadline: half the safety margin before the limit, after the
   // solver's own stop (the margin before it) and the printing that follows.
-  if (session.active()) run.session = &session;
   const double margin = settings.time_limit > 0 ? safety_margin(settings.time_limit) : 0;
   const Clock::time_point watchdog =
       settings.time_limit > 0 && !settings.solver.deterministic
@@ -326,7 +48,7 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
   if (watchdog != Clock::time_point::max()) run.write_deadline = watchdog;
   const auto grace = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(margin / 4));
-  std::thread(signal_thread, &run, set, watchdog, grace).detach();
+  start_signal_thread(run, set, watchdog, grace);
   const int status = solve_and_print(run, session);
   session.finalize();
   return status;

@@ -1,5 +1,4 @@
-// Running a solve from the command line: the deadline, the signal thread and the one
-// function that prints the final line.
+// Running a solve or a bound from the command line: settings and exit statuses.
 #pragma once
 
 #include <string>
@@ -48,8 +47,5 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start);
 // line (and writes the multipliers as JSON to `multipliers_path` unless empty).
 int run_bound(const RunSettings& settings, const std::string& multipliers_path,
               Clock::time_point process_start);
-
-// `text` as the inside of a JSON string.
-std::string escape_json(const std::string& text);
 
 }  // namespace iopddl::app

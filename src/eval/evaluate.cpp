@@ -1,7 +1,11 @@
 #include "iopddl/evaluate.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
+
+#include "io/json.hpp"
+#include "iopddl/incumbent.hpp"
 
 namespace iopddl {
 
@@ -65,7 +69,7 @@ Evaluation evaluate(const Problem& p, std::span<const Strategy> a) {
   return r;
 }
 
-std::string format_report(const Evaluation& e) {
+std::string format_report(const Evaluation& e, std::optional<Total> lower_bound) {
   if (!e.valid) return "invalid: " + e.error + "\n";
   std::string s;
   s += "cost            " + to_string(e.cost) + "\n";
@@ -78,22 +82,37 @@ std::string format_report(const Evaluation& e) {
   if (e.first_violation)
     s += " (first over the limit at time " + std::to_string(*e.first_violation) + ")";
   s += "\nforbidden picks " + std::to_string(e.forbidden_picks) + "\n";
+  if (lower_bound) {
+    char line[160];
+    std::snprintf(line, sizeof line, "gap to the lower bound %s: %.6f%%%s\n",
+                  to_string(*lower_bound).c_str(), 100 * relative_gap(e.cost, *lower_bound),
+                  *lower_bound > e.cost ? " (the bound is above the cost: the bound is wrong)" : "");
+    s += line;
+  }
   return s;
 }
 
-std::string format_report_json(const Evaluation& e) {
-  if (!e.valid) return "{\"valid\":false,\"error\":\"" + e.error + "\"}\n";
-  std::string s = "{\"valid\":true";
-  s += ",\"cost\":" + to_string(e.cost);
-  s += ",\"node_cost\":" + to_string(e.node_cost);
-  s += ",\"edge_cost\":" + to_string(e.edge_cost);
-  s += ",\"peak_usage\":" + to_string(e.peak_usage);
-  s += ",\"peak_time\":" + std::to_string(e.peak_time);
-  s += ",\"usage_limit\":" + (e.usage_limit ? std::to_string(*e.usage_limit) : "null");
-  s += ",\"feasible\":" + std::string(e.feasible ? "true" : "false");
-  s += ",\"first_violation\":" + (e.first_violation ? std::to_string(*e.first_violation) : "null");
-  s += ",\"forbidden_picks\":" + std::to_string(e.forbidden_picks) + "}\n";
-  return s;
+std::string format_report_json(const Evaluation& e, std::optional<Total> lower_bound) {
+  Json report;
+  report["valid"] = e.valid;
+  if (!e.valid) {
+    report["error"] = e.error;
+    return json_line(report);
+  }
+  report["cost"] = e.cost;
+  report["node_cost"] = e.node_cost;
+  report["edge_cost"] = e.edge_cost;
+  report["peak_usage"] = e.peak_usage;
+  report["peak_time"] = e.peak_time;
+  report["usage_limit"] = e.usage_limit ? Json(*e.usage_limit) : Json();
+  report["feasible"] = e.feasible;
+  report["first_violation"] = e.first_violation ? Json(*e.first_violation) : Json();
+  report["forbidden_picks"] = e.forbidden_picks;
+  if (lower_bound) {
+    report["lower_bound"] = *lower_bound;
+    report["gap"] = relative_gap(e.cost, *lower_bound);  // (dumped as null when not finite)
+  }
+  return json_line(report);
 }
 
 }  // namespace iopddl

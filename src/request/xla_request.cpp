@@ -624,28 +624,4 @@ std::string answer_proto(const RequestAnswer& a) {
   return out;
 }
 
-std::string answer_json(const RequestAnswer& a) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "{\"status\":\"" << status_name(a.status) << "\",\"s_val\":[";
-  for (std::size_t i = 0; i < a.s_val.size(); ++i) out << (i ? "," : "") << a.s_val[i];
-  out << "],\"cost\":" << a.cost
-      << ",\"is_optimal\":" << (a.status == SolveStatus::kOptimal ? "true" : "false")
-      << ",\"peak_times\":[";
-  for (std::size_t i = 0; i < a.peak_times.size(); ++i) out << (i ? "," : "") << a.peak_times[i];
-  out << "],\"peak_usage\":" << to_string(a.peak_usage)
-      << ",\"overbudget_cost\":" << a.overbudget_cost << ",\"lower_bound\":";
-  if (a.lower_bound)
-    out << *a.lower_bound;
-  else
-    out << "null";
-  std::string message;
-  for (char c : a.message) {
-    if (c == '"' || c == '\\') message += '\\';
-    message += c;
-  }
-  out << ",\"message\":\"" << message << "\"}";
-  return out.str();
-}
-
 }  // namespace iopddl

@@ -71,8 +71,7 @@ struct RequestAnswer {
 RequestAnswer answer_request(const XlaRequest& request, const Problem& problem, SolveStatus status,
                              const std::vector<Strategy>& assignment, bool has_assignment,
                              std::optional<Total> bound);
-// The answer as our result message (binary) and as a JSON object.
+// The answer as our result message (binary); `solve --output` writes it as JSON.
 std::string answer_proto(const RequestAnswer& answer);
-std::string answer_json(const RequestAnswer& answer);
 
 }  // namespace iopddl

@@ -459,6 +459,38 @@ def smaller_defects(c, ex, tmp):
     c.expect(r.rc == 2 and r.err.count("from 0 to 1") == 1, "--gap-limit 2: the range said once", r)
 
 
+def documents_are_json(c, ex, tmp):
+    """Every JSON document the tool writes is JSON (strict UTF-8) whatever the instance's
+    name holds: quotes, backslashes, control characters, bytes that are not UTF-8 (written
+    as U+FFFD); and the name in it is the one given."""
+    b = c.bin
+    name = b'odd "quoted" \\ \x01 \t \n \xff.json'
+    path = os.path.join(os.fsencode(tmp), name)
+    shutil.copy(ex, path)
+    shown = os.fsdecode(os.path.join(os.fsencode(tmp), name)).encode(
+        "utf-8", "surrogateescape").decode("utf-8", "replace")
+    result, mult = os.path.join(tmp, "odd-result.json"), os.path.join(tmp, "odd-mult.json")
+    for cmd, doc in (([b, "solve", path, "-t", "1", "-q", "-o", result], result),
+                     ([b, "bound", path, "-t", "1", "-q", "--multipliers", mult], mult)):
+        r = run(cmd)
+        try:
+            with open(doc, "rb") as f:
+                d = json.loads(f.read().decode("utf-8"))
+            ok = r.rc == 0 and d["instance"] == shown
+        except (OSError, ValueError, KeyError) as e:
+            ok, r = False, "%s: %s" % (doc, e)
+        c.expect(ok, "%s: a JSON document naming the instance as given" % cmd[1], r)
+    with open(os.path.join(tmp, "odd-answer"), "w") as f:
+        f.write("[0, 0, 2, 1, 0]\n")
+    r = run([b, "evaluate", "--json", "--bound", "400", path, os.path.join(tmp, "odd-answer")])
+    try:
+        d = json.loads(r.out)
+        ok = r.rc == 0 and d["cost"] == 445 and d["lower_bound"] == 400
+    except ValueError:
+        ok = False
+    c.expect(ok, "evaluate --json --bound: one JSON object with the bound", r)
+
+
 def large_inputs_in_bounded_memory(c, tmp):
     """Issue 29, 8: README's memory bound holds where the input is compact next to the
     problem (500,000 one-strategy nodes in 12 MB of JSON) and on a large memory-family
@@ -780,6 +812,7 @@ def main():
         inputs_told_by_content(c, ex, tmp)
         request_answers(c, ex, tmp)
         smaller_defects(c, ex, tmp)
+        documents_are_json(c, ex, tmp)
         large_inputs_in_bounded_memory(c, tmp)
         random_runs(c, [ex, inst, mem], args.cases, random.Random(args.seed), tmp)
         random_requests(c, args.requests, random.Random(args.seed), tmp)

@@ -1,0 +1,62 @@
+// What the threads of a command-line solve share (the main thread, the signal thread and
+// its watchdog), and the one function that prints the final line.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iopddl/distributed.hpp"
+#include "iopddl/incumbent.hpp"
+#include "iopddl/log.hpp"
+#include "iopddl/solve.hpp"
+#include "run.hpp"
+#include "xla_request.hpp"
+
+namespace iopddl::app {
+
+// The final line is printed at most once, by print_final, under `mutex`.
+struct Run {
+  Run(const RunSettings& s, Clock::time_point start, int rank_)
+      : settings(s),
+        stop(start, s.time_limit > 0 ? s.time_limit - safety_margin(s.time_limit) : 0),
+        store(&stop),
+        log(rank_ == 0 ? stdout : nullptr, &stop, s.quiet),
+        rank(rank_) {}
+  const RunSettings settings;
+  StopControl stop;
+  IncumbentStore store;
+  Log log;
+  const Problem* problem = nullptr;             // set once read, before any solution exists
+  std::optional<XlaRequest> request;            // when the input is an XLA request
+  int rank;                                     // MPI rank; only rank 0 prints
+  const MpiSession* session = nullptr;          // the MPI session, when active
+  std::atomic<int> final_status{-1};            // the run's exit status, once agreed
+  std::atomic<bool> printed_solution{false};    // the final line is an assignment
+  std::atomic<bool> checkpoint_request{false};  // SIGUSR1
+  std::mutex mutex;
+  bool printed = false;
+  std::string status = "no solution";
+  std::string output_error;  // why --output could not be written ("" if it was)
+  // Writing --output gives up here (a FIFO nobody reads): the watchdog's deadline.
+  std::optional<Clock::time_point> write_deadline;
+  std::vector<NeighbourhoodReport> neighbourhoods;  // set once the search has ended
+  std::uint64_t work = 0;                           // likewise
+  bool refused = false;   // the evaluator refused the store's answer: print [] instead
+  bool withheld = false;  // a request's max_cost was not beaten: print [] instead
+  SolveStatus solve_status = SolveStatus::kNoSolution;  // set once the search has ended
+};
+
+enum class Printed { kSolution, kEmpty, kAlready };
+
+// The only function that prints the final line (rank 0 only), then writes --output and
+// --output-proto. `why`, when given, is said on stderr first (a watchdog or a signal prints
+// from its thread).
+Printed print_final(Run& run, const char* why = nullptr);
+
+// The store's answer `a` (when `has`) in a request's terms.
+RequestAnswer request_answer(Run& run, const std::vector<Strategy>& a, bool has);
+
+}  // namespace iopddl::app
