@@ -46,8 +46,8 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
           ? time_after(process_start, settings.time_limit - margin / 2)
           : Clock::time_point::max();
   if (watchdog != Clock::time_point::max()) run.write_deadline = watchdog;
-  const auto grace = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(margin / 4));
+  const auto grace =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(margin / 4));
   start_signal_thread(run, set, watchdog, grace);
   const int status = solve_and_print(run, session);
   session.finalize();
@@ -151,7 +151,8 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
     run.log.info("request: cost %.17g in its units, status %s%s%s", answer.cost,
                  status_name(answer.status), answer.message.empty() ? "" : ": ",
                  answer.message.c_str());
-    if (answer.status == SolveStatus::kNoSolution) {  // max_cost not beaten: no answer, as XLA expects
+    if (answer.status ==
+        SolveStatus::kNoSolution) {  // max_cost not beaten: no answer, as XLA expects
       std::lock_guard lock(run.mutex);
       run.withheld = true;
       run.status = status_name(SolveStatus::kNoSolution);
@@ -194,8 +195,9 @@ std::string solve_plain(Run& run, const Problem& problem, SolveResult& result) {
       const Evaluation e = evaluate(problem, resume.assignment);
       if (e.feasible) run.store.offer(resume.assignment, e.cost, "checkpoint");
       hint = resume.assignment;
-      run.log.info("resumed from %s: cost %s after %.1f s", settings.distributed.resume_path.c_str(),
-                   to_string(e.cost).c_str(), resume.elapsed);
+      run.log.info("resumed from %s: cost %s after %.1f s",
+                   settings.distributed.resume_path.c_str(), to_string(e.cost).c_str(),
+                   resume.elapsed);
     }
     if (resume.bound) {
       run.store.offer_bound(*resume.bound, "checkpoint");  // certified by the run that wrote it
@@ -220,8 +222,9 @@ int solve_and_print(Run& run, const MpiSession& session) {
 
 int solve_here(Run& run, const MpiSession& session) {
   const RunSettings& settings = run.settings;
-  run.log.info("iopddl %s: %s, time limit %g s, seed %llu", version(), settings.problem_path.c_str(),
-               settings.time_limit, static_cast<unsigned long long>(settings.solver.seed));
+  run.log.info("iopddl %s: %s, time limit %g s, seed %llu", version(),
+               settings.problem_path.c_str(), settings.time_limit,
+               static_cast<unsigned long long>(settings.solver.seed));
   Problem problem;
   const std::optional<int> unread = read_input(run, problem);
   // Ranks go on together: one that could not read (the deadline may come on one rank

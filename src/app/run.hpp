@@ -24,7 +24,7 @@ struct RunSettings {
   double time_limit = 0;          // seconds from process start; <= 0: no limit
   std::string output_path;        // JSON result ("" = none)
   std::string proto_output_path;  // an XLA request's answer as protobuf ("" = none)
-  bool contest = false;  // `iopddl FILE TIMEOUT`: stdout always ends with a final line
+  bool contest = false;           // `iopddl FILE TIMEOUT`: stdout always ends with a final line
   bool quiet = false;
   bool stats = false;             // progress lines with what each neighbourhood cost and gained
   std::uint64_t bound_steps = 0;  // `iopddl bound`: multiplier steps at most (0: no limit)

@@ -22,7 +22,6 @@ double teardown_seconds();
 // Starts the thread that takes `set`'s signals for `run` and, when `deadline` is not
 // Clock::time_point::max(), fires the watchdog there (see signals.cpp). `grace`: how long a
 // rank 0 that already printed gives its main thread to agree and finalise first.
-void start_signal_thread(Run& run, sigset_t set, Clock::time_point deadline,
-                         Clock::duration grace);
+void start_signal_thread(Run& run, sigset_t set, Clock::time_point deadline, Clock::duration grace);
 
 }  // namespace iopddl::app

@@ -84,9 +84,10 @@ std::string format_report(const Evaluation& e, std::optional<Total> lower_bound)
   s += "\nforbidden picks " + std::to_string(e.forbidden_picks) + "\n";
   if (lower_bound) {
     char line[160];
-    std::snprintf(line, sizeof line, "gap to the lower bound %s: %.6f%%%s\n",
-                  to_string(*lower_bound).c_str(), 100 * relative_gap(e.cost, *lower_bound),
-                  *lower_bound > e.cost ? " (the bound is above the cost: the bound is wrong)" : "");
+    std::snprintf(
+        line, sizeof line, "gap to the lower bound %s: %.6f%%%s\n", to_string(*lower_bound).c_str(),
+        100 * relative_gap(e.cost, *lower_bound),
+        *lower_bound > e.cost ? " (the bound is above the cost: the bound is wrong)" : "");
     s += line;
   }
   return s;

@@ -1,6 +1,7 @@
 // XLA's auto-sharding solver request (proto/auto_sharding_request.proto) as a Problem, and
 // a Problem as a request: reading binary or text-format files, the conversion both ways,
-// and the answer in the request's terms.
+// and the answer in the request's terms (read_request.cpp, convert_request.cpp,
+// write_request.cpp, answer.cpp).
 #pragma once
 
 #include <optional>

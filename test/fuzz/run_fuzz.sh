@@ -7,14 +7,14 @@ set -euo pipefail
 clangxx=$1 src=$2 work=$3 runs=$4
 mkdir -p "$work/corpus"
 cp "$src"/examples/example.json "$src"/test/data/bad/*.json "$work/corpus/"
-"$clangxx" -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I"$src/include" \
+"$clangxx" -std=gnu++20 -O1 -g -fsanitize=fuzzer,address,undefined -I"$src/include" \
   "$src/test/fuzz/fuzz_reader.cpp" "$src/src/io/problem_reader.cpp" \
   "$src/src/io/read_bytes.cpp" "$src/src/io/input_kind.cpp" "$src/src/model/problem.cpp" "$src/src/util/stop.cpp" \
   -lsimdjson -ldeflate -lz -o "$work/fuzz_reader"
 "$work/fuzz_reader" -runs="$runs" -max_len=4096 -seed=1 "$work/corpus" 2>&1 | tail -n 3
 mkdir -p "$work/gzip_corpus"
 for f in "$work"/corpus/*; do gzip -c "$f" > "$work/gzip_corpus/$(basename "$f").gz"; done
-"$clangxx" -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I"$src/include" \
+"$clangxx" -std=gnu++20 -O1 -g -fsanitize=fuzzer,address,undefined -I"$src/include" \
   "$src/test/fuzz/fuzz_file_bytes.cpp" "$src/src/io/read_bytes.cpp" "$src/src/io/input_kind.cpp" "$src/src/util/stop.cpp" \
   -ldeflate -lz -o "$work/fuzz_file_bytes"
 "$work/fuzz_file_bytes" -runs="$runs" -max_len=4096 -seed=1 "$work/gzip_corpus" 2>&1 | tail -n 3
@@ -27,9 +27,10 @@ for f in "$src"/test/data/requests/*.textproto; do
   protoc --encode=iopddl.xla.AutoShardingSolverRequest -I "$src/proto" \
     "$src/proto/auto_sharding_request.proto" < "$f" > "$work/request_corpus/$(basename "$f").pb"
 done
-"$clangxx" -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -DIOPDDL_VERSION='"fuzz"' \
-  -I"$src/include" -I"$src/src/request" -I"$work/generated" \
-  "$src/test/fuzz/fuzz_request.cpp" "$src/src/request/xla_request.cpp" \
+"$clangxx" -std=gnu++20 -O1 -g -fsanitize=fuzzer,address,undefined -DIOPDDL_VERSION='"fuzz"' \
+  -I"$src/include" -I"$src/src" -I"$src/src/request" -I"$work/generated" \
+  "$src/test/fuzz/fuzz_request.cpp" "$src/src/request/read_request.cpp" \
+  "$src/src/request/convert_request.cpp" "$src/src/request/answer.cpp" "$src/src/util/incumbent.cpp" \
   "$work/generated/auto_sharding_request.pb.cc" "$src/src/api/model_builder.cpp" \
   "$src/src/model/problem.cpp" "$src/src/eval/evaluate.cpp" "$src/src/io/problem_reader.cpp" \
   "$src/src/io/read_bytes.cpp" "$src/src/io/input_kind.cpp" "$src/src/util/stop.cpp" "$src/src/util/status_name.cpp" \

@@ -1,0 +1,313 @@
+// A request as a Problem (see XlaRequest for the rules), one field group at a time, in the
+// order the checks name their errors.
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/unknown_field_set.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "iopddl/iopddl.hpp"
+#include "request_fields.hpp"
+#include "request_format.hpp"
+
+namespace iopddl {
+
+std::string request_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+namespace {
+
+using request_fields::at;
+using request_fields::Fields;
+
+// Calls visit(v) for each node of one encoded Nodes message (packed or not). False if
+// the bytes are malformed.
+template <class Visit>
+bool for_each_live_node(const std::pair<const std::uint8_t*, int>& entry, Visit&& visit) {
+  namespace io = google::protobuf::io;
+  using google::protobuf::internal::WireFormatLite;
+  io::CodedInputStream in(entry.first, entry.second);
+  for (;;) {
+    const std::uint32_t tag = in.ReadTag();
+    if (tag == 0) return in.CurrentPosition() == entry.second;
+    std::uint64_t v = 0;
+    if (tag == WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_VARINT)) {
+      if (!in.ReadVarint64(&v)) return false;
+      visit(static_cast<std::int64_t>(v));
+    } else if (tag == WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_LENGTH_DELIMITED)) {
+      std::uint32_t length = 0;
+      if (!in.ReadVarint32(&length)) return false;
+      const auto limit = in.PushLimit(static_cast<int>(length));
+      while (in.BytesUntilLimit() > 0) {
+        if (!in.ReadVarint64(&v)) return false;
+        visit(static_cast<std::int64_t>(v));
+      }
+      in.PopLimit(limit);
+    } else if (!WireFormatLite::SkipField(&in, tag)) {
+      return false;
+    }
+  }
+}
+
+class Conversion {
+ public:
+  Conversion(const Request& r, const LiveBytes* live_bytes, const std::string& source)
+      : f_(r, source), r_(r), live_bytes_(live_bytes) {}
+
+  XlaRequest run() && {
+    out_.name = !r_.request_name().empty() ? r_.request_name() : r_.module_name();
+    check_shape();
+    live_intervals();
+    node_tables();
+    budget();
+    builder_.emplace(out_.name);
+    builder_->set_usage_limit(limit_);
+    for (std::size_t v = 0; v < n_; ++v) builder_->add_node(costs_[v], usages_[v], lo_[v], hi_[v]);
+    resharding_edges();
+    followers();
+    aliases();
+    hint_and_settings();
+    ignored_fields();
+    out_.problem = std::move(*builder_).build();
+    return std::move(out_);
+  }
+
+ private:
+  void check_shape() {
+    if (r_.num_nodes() < 0 || r_.num_nodes() >= static_cast<std::int64_t>(kNoIndex))
+      f_.refuse("num_nodes", "must be within [0, 2^32 - 1)");
+    n_ = static_cast<std::size_t>(r_.num_nodes());
+    f_.set_nodes(n_);
+    if (static_cast<std::size_t>(r_.s_len_size()) != n_)
+      f_.refuse("s_len",
+                f_.entries("entries", static_cast<std::size_t>(r_.s_len_size()), "num_nodes", n_));
+    for (std::size_t v = 0; v < n_; ++v)
+      if (f_.s_len(v) < 1 || f_.s_len(v) > (1 << 30))
+        f_.refuse(at("s_len", v), "must be within [1, 2^30]");
+    f_.check_costs(r_.computation_costs(), "computation_costs", true);
+    f_.check_costs(r_.communication_costs(), "communication_costs", false);
+    f_.check_costs(r_.memory_costs(), "memory_costs", false);
+    if (r_.enable_memory_edge_costs())
+      f_.refuse("enable_memory_edge_costs",
+                "edge memory (live_edges, memory_edge_costs) is not supported");
+  }
+
+  // Live intervals from the live matrix: node v is live on [first step, last step + 1).
+  void live_intervals() {
+    lo_.assign(n_, 0);
+    hi_.assign(n_, 0);
+    seen_.assign(n_, 0);
+    steps_ = live_bytes_ ? live_bytes_->size() : static_cast<std::size_t>(r_.live_size());
+    for (std::size_t t = 0; t < steps_; ++t) {
+      const auto live_at = [&](std::int64_t v) {
+        if (v < 0 || static_cast<std::size_t>(v) >= n_)
+          f_.refuse(at("live", t), "node " + std::to_string(v) + " does not exist (" +
+                                       std::to_string(n_) + " nodes)");
+        const auto u = static_cast<std::size_t>(v);
+        if (!seen_[u]) lo_[u] = static_cast<std::int64_t>(t);  // steps come in order
+        hi_[u] = static_cast<std::int64_t>(t) + 1;
+        seen_[u] = 1;
+      };
+      if (!live_bytes_)
+        for (std::int64_t v : r_.live(static_cast<int>(t)).nodes()) live_at(v);
+      else if (!for_each_live_node((*live_bytes_)[t], live_at))
+        f_.refuse(at("live", t), "malformed entry");
+    }
+  }
+
+  // Nodes' tables, and the least-memory usage per step (for a soft budget that cannot be met).
+  void node_tables() {
+    costs_.resize(n_);
+    usages_.resize(n_);
+    least_.assign(steps_ + 1, 0);
+    for (std::size_t v = 0; v < n_; ++v) {
+      const int k = static_cast<int>(f_.s_len(v));
+      costs_[v].resize(static_cast<std::size_t>(k));
+      usages_[v].assign(static_cast<std::size_t>(k), 0);
+      for (int s = 0; s < k; ++s) {
+        costs_[v][static_cast<std::size_t>(s)] = f_.node_cost(v, s);
+        usages_[v][static_cast<std::size_t>(s)] = f_.node_usage(v, s);
+      }
+      if (seen_[v]) {
+        const Usage u = *std::min_element(usages_[v].begin(), usages_[v].end());
+        least_[static_cast<std::size_t>(lo_[v])] += u;  // a difference array: summed below
+        least_[static_cast<std::size_t>(hi_[v])] -= u;
+      }
+    }
+  }
+
+  // The usage limit: the budget, or for a soft budget that cannot be met the least peak.
+  void budget() {
+    if (r_.memory_budget() > 0) out_.budget = r_.memory_budget();
+    if (r_.has_overbudget_coeff()) {
+      const double coeff = r_.overbudget_coeff().coeff();
+      if (!std::isfinite(coeff) || coeff < 0)
+        f_.refuse("overbudget_coeff",
+                  "must be a finite number of at least 0, found " + request_number(coeff));
+      out_.overbudget_coeff = coeff;
+    }
+    limit_ = out_.budget;
+    if (out_.budget && out_.overbudget_coeff) {
+      for (std::size_t t = 1; t < least_.size(); ++t) least_[t] += least_[t - 1];
+      const Total peak = least_.empty() ? 0 : *std::max_element(least_.begin(), least_.end());
+      if (peak > *out_.budget) limit_ = static_cast<Usage>(peak);
+    }
+  }
+
+  // Resharding edges, each shifted by its least entry.
+  void resharding_edges() {
+    if (r_.edges_size() != r_.resharding_costs_size())
+      f_.refuse("resharding_costs", std::to_string(r_.resharding_costs_size()) +
+                                        " tables, but edges has " +
+                                        std::to_string(r_.edges_size()));
+    for (int e = 0; e < r_.edges_size(); ++e) {
+      const auto [u, v, t] =
+          f_.pair_table(r_.edges(), r_.resharding_costs(), e, "edges", "resharding_costs");
+      const auto size = static_cast<std::size_t>(t.size());
+      table_.resize(size);
+      Cost least_entry = kForbidden;
+      for (std::size_t i = 0; i < size; ++i) {
+        table_[i] = f_.to_cost(t[static_cast<int>(i)], [&] {
+          return at("resharding_costs", static_cast<std::size_t>(e), i);
+        });
+        if (!is_forbidden(table_[i])) least_entry = std::min(least_entry, table_[i]);
+      }
+      if (least_entry == kForbidden) least_entry = 0;
+      for (Cost& c : table_)
+        if (!is_forbidden(c)) c -= least_entry;
+      out_.offset += static_cast<double>(least_entry);
+      builder_->add_edge(u, v, table_);
+    }
+  }
+
+  // Followers: s_follow[i] = j takes j's strategy. A chain must end (no cycles).
+  void followers() {
+    const auto count = static_cast<std::size_t>(r_.s_follow_size());
+    if (count != 0 && count != n_)
+      f_.refuse("s_follow", f_.entries("entries", count, "num_nodes", n_));
+    std::vector<char> state(n_, 0);  // 0 unvisited, 1 on the current chain, 2 done
+    for (std::size_t start = 0; start < count; ++start) {
+      std::vector<std::size_t> chain;
+      std::size_t v = start;
+      while (state[v] == 0) {
+        state[v] = 1;
+        chain.push_back(v);
+        const std::int64_t j = r_.s_follow(static_cast<int>(v));
+        if (j < 0) break;
+        const NodeId w = f_.endpoint(j, at("s_follow", v));
+        if (w == v) f_.refuse(at("s_follow", v), "a node cannot follow itself");
+        if (f_.s_len(v) != f_.s_len(w))
+          f_.refuse(at("s_follow", v), "node " + std::to_string(v) + " has " +
+                                           std::to_string(f_.s_len(v)) + " strategies but node " +
+                                           std::to_string(w) + " has " +
+                                           std::to_string(f_.s_len(w)));
+        if (state[w] == 1)
+          f_.refuse(at("s_follow", v), "followers form a cycle through node " + std::to_string(w));
+        v = w;
+      }
+      for (std::size_t c : chain) state[c] = 2;
+    }
+    for (std::size_t v = 0; v < count; ++v) {
+      const std::int64_t j = r_.s_follow(static_cast<int>(v));
+      if (j < 0) continue;
+      const auto k = static_cast<std::size_t>(f_.s_len(v));
+      table_.assign(k * k, kForbidden);
+      for (std::size_t s = 0; s < k; ++s) table_[s * k + s] = 0;
+      builder_->add_edge(static_cast<NodeId>(v), static_cast<NodeId>(j), table_);
+    }
+  }
+
+  // Aliases: value_costs x 10^18 (1 rules a pair of strategies out).
+  void aliases() {
+    if (r_.aliases_size() != r_.value_costs_size())
+      f_.refuse("value_costs", std::to_string(r_.value_costs_size()) + " tables, but aliases has " +
+                                   std::to_string(r_.aliases_size()));
+    for (int a = 0; a < r_.aliases_size(); ++a) {
+      const auto [u, v, t] =
+          f_.pair_table(r_.aliases(), r_.value_costs(), a, "aliases", "value_costs");
+      const auto size = static_cast<std::size_t>(t.size());
+      table_.resize(size);
+      for (std::size_t i = 0; i < size; ++i) {
+        const double x = t[static_cast<int>(i)];
+        const auto where = [&] { return at("value_costs", static_cast<std::size_t>(a), i); };
+        if (x < 0) f_.refuse(where(), "negative value cost " + request_number(x));
+        table_[i] = f_.to_cost(x * static_cast<double>(kForbidden), where);
+      }
+      builder_->add_edge(u, v, table_);
+    }
+  }
+
+  void hint_and_settings() {
+    if (r_.s_hint_size() != 0) {
+      if (static_cast<std::size_t>(r_.s_hint_size()) != n_)
+        f_.refuse("s_hint", f_.entries("entries", static_cast<std::size_t>(r_.s_hint_size()),
+                                       "num_nodes", n_));
+      out_.hint.resize(n_);
+      for (std::size_t v = 0; v < n_; ++v) {
+        const std::int64_t s = r_.s_hint(static_cast<int>(v));
+        if (s < 0 || s >= f_.s_len(v))
+          f_.refuse(at("s_hint", v), "strategy " + std::to_string(s) + " is out of range (" +
+                                         std::to_string(f_.s_len(v)) + " strategies)");
+        out_.hint[v] = static_cast<Strategy>(s);
+      }
+    }
+    if (r_.has_max_cost()) {
+      if (std::isnan(r_.max_cost().coeff())) f_.refuse("max_cost", "not a number");
+      out_.max_cost = r_.max_cost().coeff();
+    }
+    if (r_.has_solver_timeout() && r_.solver_timeout().solver_timeout_in_seconds() > 0)
+      out_.timeout_seconds = static_cast<double>(r_.solver_timeout().solver_timeout_in_seconds());
+    out_.deterministic = r_.deterministic_mode();
+  }
+
+  // What is set but not used, said rather than dropped.
+  void ignored_fields() {
+    const auto ignore = [&](bool set, const char* field) {
+      if (set) out_.ignored.emplace_back(field);
+    };
+    ignore(!r_.departure_costs().empty(), "departure_costs");
+    ignore(!r_.duration_costs().empty(), "duration_costs");
+    ignore(r_.has_makespan_coeff(), "makespan_coeff");
+    ignore(r_.has_max_departures(), "max_departures");
+    ignore(r_.has_coeff_limit(), "coeff_limit");
+    ignore(r_.compute_iis(), "compute_iis");
+    ignore(r_.saltiplier() != 0, "saltiplier");
+    ignore(!r_.live_edges().empty() || !r_.memory_edge_costs().empty(),
+           "live_edges and memory_edge_costs (enable_memory_edge_costs is off)");
+    ignore(!r_.peak_times().empty(), "peak_times");
+    const auto& unknown = r_.GetReflection()->GetUnknownFields(r_);
+    for (int i = 0; i < unknown.field_count(); ++i)
+      out_.ignored.push_back("field " + std::to_string(unknown.field(i).number()) +
+                             " (unknown to this version)");
+    std::sort(out_.ignored.begin(), out_.ignored.end());
+    out_.ignored.erase(std::unique(out_.ignored.begin(), out_.ignored.end()), out_.ignored.end());
+  }
+
+  Fields f_;
+  const Request& r_;
+  const LiveBytes* live_bytes_;
+  XlaRequest out_;
+  std::size_t n_ = 0, steps_ = 0;
+  std::vector<std::int64_t> lo_, hi_;  // live intervals
+  std::vector<char> seen_;             // live at some step
+  std::vector<std::vector<Cost>> costs_;
+  std::vector<std::vector<Usage>> usages_;
+  std::vector<Total> least_;  // least-memory usage per step (a difference array, then sums)
+  std::optional<Usage> limit_;
+  std::optional<ModelBuilder> builder_;
+  std::vector<Cost> table_;  // scratch for one edge's table
+};
+
+}  // namespace
+
+XlaRequest convert_request(const Request& r, const LiveBytes* live_bytes,
+                           const std::string& source) {
+  return Conversion(r, live_bytes, source).run();
+}
+
+}  // namespace iopddl
