@@ -2,10 +2,11 @@
 // deterministic, so all ranks hold the same reduced problem), owns one region of the
 // reduced graph (for the distributed bound) and runs the portfolio's workers rank x threads
 // + t, whose price levels and random streams differ from the other ranks'. Between
-// phases all ranks synchronise:
-//   1. agree whether to stop (logical or: a rank past the deadline or signalled stops all);
-//   2. the best assignment (MINLOC over the ranks' best costs, ties to the lower rank) is
-//      broadcast and every rank continues from it; rank 0 keeps it as the incumbent;
+// phases all ranks gather each other's reports and take the same decisions from them
+// (coordinator/decisions.hpp; this file only packs, sends and unpacks):
+//   1. whether to stop (a rank past the deadline or signalled stops all);
+//   2. the best assignment (the least cost, exactly, ties to the lower rank) is broadcast
+//      and every rank continues from it; rank 0 keeps it as the incumbent;
 //   3. with --price-blend, the memory multipliers are averaged (one Allreduce of a flat
 //      array) and every rank blends its own with the average (off by default: the ranks'
 //      price levels differ on purpose, and instances differ in which level suits them);
@@ -23,7 +24,9 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <span>
 
+#include "../coordinator/decisions.hpp"
 #include "../partition/regions.hpp"
 #include "../portfolio/bound_worker.hpp"
 #include "../portfolio/portfolio.hpp"
@@ -42,15 +45,6 @@ bool launched_by_mpi() {
 
 namespace {
 
-// A 128-bit total travels as two 64-bit halves.
-void bcast_total(Total& value, int root, MPI_Comm comm) {
-  std::int64_t halves[2] = {static_cast<std::int64_t>(value >> 64),
-                            static_cast<std::int64_t>(static_cast<std::uint64_t>(value))};
-  MPI_Bcast(halves, 2, MPI_INT64_T, root, comm);
-  value = (static_cast<Total>(halves[0]) << 64) |
-          static_cast<Total>(static_cast<std::uint64_t>(halves[1]));
-}
-
 // The rounds of the distributed bound in each phase: rounds until their wall time reaches
 // share / (1 - share) of the last portfolio phase's (rank 0's clock decides for all, so
 // every rank runs the same rounds); one round per phase in deterministic runs, whose
@@ -60,8 +54,7 @@ void bcast_total(Total& value, int root, MPI_Comm comm) {
 // time on N).
 struct BoundRounds {
   BoundRounds(const Reduced& r, const Partition& part, const SolverOptions& o, MPI_Comm comm)
-      : coordinator(r, part, o.bound, comm),
-        ratio(std::min(o.bound.share, 0.9) / (1 - std::min(o.bound.share, 0.9))) {}
+      : coordinator(r, part, o.bound, comm), ratio(coordinator::bound_time_ratio(o.bound.share)) {}
   void run(double phase_seconds, const SolverOptions& o, int rank, int size, Portfolio& portfolio,
            StopControl& stop, IncumbentStore& store, Log& log, MPI_Comm comm) {
     const double start = stop.elapsed();
@@ -74,11 +67,11 @@ struct BoundRounds {
         BoundWorker::offer_bound(store, log, bound, "coordinator");
         BoundWorker::stop_if_closed(stop, store, log, o.gap_limit);
       }
-      more =
-          !o.deterministic && !stop.should_stop() && stop.elapsed() - start < ratio * phase_seconds;
+      more = coordinator::another_bound_round(o.deterministic, stop.should_stop(),
+                                              stop.elapsed() - start, ratio, phase_seconds);
       MPI_Bcast(&more, 1, MPI_INT, 0, comm);
     }
-    if (static_cast<int>(phases++ % static_cast<std::uint64_t>(size)) == rank)
+    if (coordinator::repairing_rank(phases++, size) == rank)
       portfolio.improve(assembled, stop, store);
   }
   Coordinator coordinator;
@@ -125,28 +118,44 @@ void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const P
   }
 }
 
-// Every rank adopts the best assignment of all ranks (MINLOC, then a broadcast from its
-// rank); rank 0 offers it to the store it prints from.
-void share_best(Portfolio& portfolio, const Problem& p, IncumbentStore& store, Log& log,
-                std::uint64_t epoch, int rank, MPI_Comm comm) {
-  auto [x, cost] = portfolio.best();
-  struct {
-    double cost;
-    int rank;
-  } mine{x.empty() ? std::numeric_limits<double>::infinity() : static_cast<double>(cost), rank},
-      best{};
-  MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
-  if (!std::isfinite(best.cost)) return;
+// Every rank's phase report, on every rank (five int64 per rank: stop, work left, has an
+// answer, the cost's two halves).
+std::vector<coordinator::PhaseReport> gather_reports(const coordinator::PhaseReport& mine, int size,
+                                                     MPI_Comm comm) {
+  const Total cost = mine.best.value_or(0);
+  const std::int64_t packed[5] = {mine.stop, mine.work_left, mine.best.has_value(),
+                                  static_cast<std::int64_t>(cost >> 64),
+                                  static_cast<std::int64_t>(static_cast<std::uint64_t>(cost))};
+  std::vector<std::int64_t> all(5 * static_cast<std::size_t>(size));
+  MPI_Allgather(packed, 5, MPI_INT64_T, all.data(), 5, MPI_INT64_T, comm);
+  std::vector<coordinator::PhaseReport> reports(static_cast<std::size_t>(size));
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const std::int64_t* q = &all[5 * i];
+    reports[i].stop = q[0] != 0;
+    reports[i].work_left = q[1] != 0;
+    if (q[2])
+      reports[i].best =
+          (static_cast<Total>(q[3]) << 64) | static_cast<Total>(static_cast<std::uint64_t>(q[4]));
+  }
+  return reports;
+}
+
+// Every rank adopts the winning rank's assignment (broadcast from it; `x` is this rank's
+// own best); rank 0 offers it to the store it prints from.
+void share_best(Portfolio& portfolio, std::vector<Strategy> x, const Problem& p,
+                IncumbentStore& store, Log& log, std::uint64_t epoch, int rank,
+                std::span<const coordinator::PhaseReport> reports, MPI_Comm comm) {
+  const std::optional<int> winner = coordinator::winning_rank(reports);
+  if (!winner) return;
   x.resize(portfolio.reduced().num_nodes());
-  MPI_Bcast(x.data(), static_cast<int>(x.size()), MPI_INT, best.rank, comm);
-  bcast_total(cost, best.rank, comm);
-  portfolio.adopt(x, cost);
+  MPI_Bcast(x.data(), static_cast<int>(x.size()), MPI_INT, *winner, comm);
+  portfolio.adopt(x, *reports[static_cast<std::size_t>(*winner)].best);
   if (rank != 0) return;
   std::vector<Strategy> a = portfolio.reduced().expand(x);
   Evaluation e = evaluate(p, a);
-  if (e.feasible && store.offer(a, e.cost, "rank-" + std::to_string(best.rank)))
+  if (e.feasible && store.offer(a, e.cost, "rank-" + std::to_string(*winner)))
     log.info("sync %llu: cost %s from rank %d", static_cast<unsigned long long>(epoch),
-             to_string(e.cost).c_str(), best.rank);
+             to_string(e.cost).c_str(), *winner);
 }
 
 // With --price-blend, every rank moves its memory multipliers part of the way to the ranks'
@@ -156,8 +165,7 @@ std::vector<double> blend_prices(Portfolio& portfolio, double blend, int size, M
   if (blend <= 0) return prices;
   std::vector<double> sum = prices;
   MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM, comm);
-  for (std::size_t i = 0; i < prices.size(); ++i)
-    prices[i] = (1 - blend) * prices[i] + blend * sum[i] / size;
+  prices = coordinator::blended_prices(prices, sum, size, blend);
   portfolio.set_prices(prices);
   return prices;
 }
@@ -234,16 +242,19 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     phase_seconds = stop.elapsed() - phase_start;
     // 1. Stop together. 2. The best assignment of all ranks. 3. Memory multipliers.
     // (a deterministic run ends once every rank's workers have spent their work)
-    int flags[2] = {stop.should_stop(), o.deterministic && !portfolio.spent()};
-    MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, comm);
-    const bool want_stop = flags[0] != 0 || (o.deterministic && flags[1] == 0);
-    share_best(portfolio, p, store, log, epoch, rank, comm);
+    auto [x, cost] = portfolio.best();
+    coordinator::PhaseReport mine{stop.should_stop(), o.deterministic && !portfolio.spent(),
+                                  std::nullopt};
+    if (!x.empty()) mine.best = cost;
+    const std::vector<coordinator::PhaseReport> reports = gather_reports(mine, size, comm);
+    const bool want_stop = coordinator::stop_after_phase(reports, o.deterministic);
+    share_best(portfolio, std::move(x), p, store, log, epoch, rank, reports, comm);
     const std::vector<double> prices = blend_prices(portfolio, d.price_blend, size, comm);
     // 4. Checkpoints (rank 0 only; it holds the incumbent).
     const bool configured = !d.checkpoint_path.empty();
-    const bool periodic = configured && stop.elapsed() - last_checkpoint >= d.checkpoint_seconds;
     const bool requested = rank == 0 && checkpoint_request.exchange(false);
-    if (rank == 0 && (requested || periodic || (configured && want_stop))) {
+    if (rank == 0 && coordinator::checkpoint_due({configured, d.checkpoint_seconds}, stop.elapsed(),
+                                                 last_checkpoint, requested, want_stop)) {
       Checkpoint c;
       c.fingerprint = print;
       c.instance = p.name();
