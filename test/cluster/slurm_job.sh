@@ -28,7 +28,9 @@ stop_daemons() {
 }
 trap stop_daemons EXIT
 
-# Ports from the process id, so that concurrent runs do not collide.
+# Ports and job ids from the process id, so that concurrent runs (a suite in a chroot
+# beside one on the host) do not collide: PMIx names its files and shared memory after the
+# job and step ids, and two job 1s crashed each other's ranks.
 port=$((20000 + ($$ % 20000) * 2))
 host=$(hostname -s)
 mkdir -p "$work/state" "$work/spool"
@@ -39,6 +41,7 @@ SlurmUser=root
 SlurmdUser=root
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
+FirstJobId=$port
 AuthType=auth/munge
 AuthInfo=socket=$work/munge.sock
 StateSaveLocation=$work/state
