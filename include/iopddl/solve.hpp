@@ -12,39 +12,10 @@
 #include "iopddl/log.hpp"
 #include "iopddl/options.hpp"
 #include "iopddl/problem.hpp"
+#include "iopddl/result.hpp"
 #include "iopddl/stop.hpp"
 
 namespace iopddl {
-
-enum class SolveStatus {
-  kFeasible,    // a memory-feasible assignment is in the store
-  kOptimal,     // ... and it is proven optimal
-  kInfeasible,  // proven: even the least-memory assignment exceeds the limit
-  kNoSolution,  // stopped before any feasible assignment was found
-};
-
-// "optimal", "feasible", "infeasible", "no solution": as the JSON result and the log say.
-const char* status_name(SolveStatus status);
-
-// What one neighbourhood of the workers' polish cost and gained, summed over the workers
-// (of this process).
-struct NeighbourhoodReport {
-  std::string name;
-  std::uint64_t calls = 0;         // batches run
-  std::uint64_t improvements = 0;  // moves that lowered the cost
-  Total gain = 0;                  // cost they removed, in all
-  double seconds = 0;              // time spent in the batches
-};
-
-struct SolveResult {
-  SolveResult(SolveStatus s = SolveStatus::kNoSolution, std::string why = "",
-              std::vector<NeighbourhoodReport> reports = {})
-      : status(s), note(std::move(why)), neighbourhoods(std::move(reports)) {}
-  SolveStatus status = SolveStatus::kNoSolution;
-  std::string note;                                 // e.g. which component proved optimality
-  std::vector<NeighbourhoodReport> neighbourhoods;  // the portfolio's (empty otherwise)
-  std::uint64_t work = 0;  // work units the portfolio's workers did (of this process)
-};
 
 // Runs until the stop control says stop (deadline, request or work budget) or the search
 // is exhausted; every feasible improvement is offered to `store` as it is found. `hint`,
@@ -57,10 +28,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, StopCont
 // if the store kept it.
 std::optional<Total> offer_hint(const Problem& problem, std::span<const Strategy> hint,
                                 IncumbentStore& store);
-
-// The baseline: least-memory start, then memory-aware 1-opt descent.
-SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentStore& store,
-                           Log& log);
 
 // The solver core: presolve, priced TRW-S workers, repair and local search.
 SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options, StopControl& stop,

@@ -1,5 +1,6 @@
 // The `iopddl` command: the contest interface (`iopddl FILE TIMEOUT`) and the subcommands
-// solve, evaluate and info. Exceptions stop here, with the file and field in the message.
+// solve and bound; file_commands.cpp has evaluate, info, convert and generate. Exceptions stop
+// here, with the file and field in the message.
 #include <pthread.h>
 #include <signal.h>
 
@@ -12,7 +13,8 @@
 #include <optional>
 #include <sstream>
 
-#include "info.hpp"
+#include "command_support.hpp"
+#include "file_commands.hpp"
 #include "iopddl/distributed.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
@@ -28,30 +30,6 @@ using namespace iopddl;
 using namespace iopddl::app;
 
 namespace {
-
-// Prints `text` on stdout; a failed write (a full disk, a closed pipe) is an error.
-int print_text(const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "error: cannot write to standard output: %s\n", std::strerror(errno));
-    return kExitOutput;
-  }
-  return kExitOk;
-}
-
-// Files named by options are checked before the run: an error now costs nothing, one at
-// the end would cost the run's output file (the answer is printed whatever happens).
-// A file named for output that is the input itself is refused: the run would overwrite
-// the instance it solves.
-void check_output_path(const std::string& option, const std::string& path,
-                       const std::string& input) {
-  if (path.empty()) return;
-  if (same_file(path, input))
-    throw OptionError(option + " " + path + ": is the input file " + input +
-                      "; refusing to overwrite it");
-  const std::string why = cannot_write(path);
-  if (!why.empty()) throw OptionError(option + " " + path + ": cannot write: " + why);
-}
 
 void check_output_paths(const RunSettings& s) {
   const auto check = [&](const std::string& option, const std::string& path) {
@@ -193,151 +171,6 @@ struct BoundCommand {
   }
 };
 
-// A decimal integer within 128 bits (a lower bound may exceed int64 with forbidden picks).
-Total parse_total(const std::string& option, const std::string& text) {
-  const std::optional<Total> v = iopddl::parse_total(text);
-  if (!v) throw OptionError(option + ": expected a decimal integer, found '" + text + "'");
-  return *v;
-}
-
-struct EvaluateCommand {
-  std::string problem, solution, bound;
-  bool json = false;
-  CLI::App* cmd = nullptr;
-  void add(CLI::App& app) {
-    cmd = app.add_subcommand(
-        "evaluate", "Check a solution with the reference evaluator (exit 1 if infeasible)");
-    cmd->add_option("FILE", problem, "Problem file")->required();
-    cmd->add_option("SOLUTION", solution,
-                    "A contest output (last line [..]) or a JSON result of `solve --output`")
-        ->required();
-    cmd->add_flag("--json", json, "Machine-readable report");
-    cmd->add_option("--bound", bound,
-                    "A lower bound on the optimum (from `iopddl bound`, or another solver): "
-                    "also report the solution's gap to it");
-  }
-  int run() const {
-    std::optional<Total> b;
-    try {
-      if (!bound.empty()) b = parse_total("--bound", bound);
-    } catch (const OptionError& e) {
-      std::fprintf(stderr, "error: %s\n", e.what());
-      return kExitUsage;
-    }
-    const Problem p = read_input_file(problem, nullptr, nullptr);
-    const Evaluation e = evaluate(p, read_solution(solution));
-    const std::string report = json ? format_report_json(e, b) : format_report(e, b);
-    const bool above = b && e.valid && *b > e.cost;  // then one of the two is wrong
-    std::fputs(report.c_str(), stdout);
-    return e.feasible && !above ? kExitOk : kExitInfeasible;
-  }
-};
-
-struct InfoCommand {
-  std::string file;
-  std::uint64_t regions = 0;
-  OptionTable table;
-  CLI::App* cmd = nullptr;
-  void add(CLI::App& app) {
-    cmd = app.add_subcommand("info", "Print instance statistics");
-    cmd->add_option("FILE", file, "Problem file")->required();
-    table.unsigned_integer(
-        "regions", "Also show how the reduced graph splits into this many regions (MPI runs)",
-        regions, 0, 65536);
-    table.bind(*cmd);
-  }
-  int run() const {
-    return print_text(instance_info(read_input_file(file, nullptr, nullptr), regions));
-  }
-};
-
-// `iopddl convert IN OUT`: contest JSON to an XLA request and back.
-struct ConvertCommand {
-  std::string input, output, to;
-  CLI::App* cmd = nullptr;
-  void add(CLI::App& app) {
-    cmd = app.add_subcommand(
-        "convert",
-        "Convert between contest JSON and XLA's AutoShardingSolverRequest (either way; the "
-        "input's kind is told by content)");
-    cmd->add_option("IN", input, "Contest JSON (or gzipped) or a request (binary or text)")
-        ->required();
-    cmd->add_option("OUT", output, "Output file")->required();
-    cmd->add_option("--to", to,
-                    "json, request (binary protobuf) or textproto; default: from OUT's "
-                    "extension (.json, .pb/.binpb, .textproto/.txtpb/.pbtxt)")
-        ->check(CLI::IsMember({"json", "request", "textproto"}));
-  }
-  static bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-  }
-  int run() const {
-    std::string kind = to;
-    if (kind.empty()) {
-      if (ends_with(output, ".json"))
-        kind = "json";
-      else if (ends_with(output, ".pb") || ends_with(output, ".binpb"))
-        kind = "request";
-      else if (ends_with(output, ".textproto") || ends_with(output, ".txtpb") ||
-               ends_with(output, ".pbtxt"))
-        kind = "textproto";
-      else {
-        std::fprintf(stderr,
-                     "error: OUT %s: say --to json, request or textproto (the extension "
-                     "does not tell)\n",
-                     output.c_str());
-        return kExitUsage;
-      }
-    }
-    try {
-      check_output_path("OUT", output, input);
-    } catch (const OptionError& e) {
-      std::fprintf(stderr, "error: %s\n", e.what());
-      return kExitUsage;
-    }
-    std::optional<XlaRequest> request;
-    const Problem p = read_input_file(input, nullptr, &request);
-    if (request) {
-      for (const std::string& field : request->ignored)
-        std::fprintf(stderr, "warning: %s: %s is not converted\n", input.c_str(), field.c_str());
-      if (request->offset != 0)
-        std::fprintf(stderr, "note: resharding costs were shifted by %.17g in all\n",
-                     request->offset);
-    }
-    std::string text;
-    if (kind == "json") {
-      std::ostringstream out;
-      write_problem_json(out, p);
-      text = out.str();
-    } else {
-      text = write_request(p, kind == "textproto");
-    }
-    write_file(output, text);
-    return kExitOk;
-  }
-};
-
-struct GenerateCommand {
-  GeneratorOptions options;
-  std::string output;
-  OptionTable table;
-  CLI::App* cmd = nullptr;
-  void add(CLI::App& app) {
-    cmd = app.add_subcommand("generate",
-                             "Write a generated instance in contest JSON (for tests and tuning)");
-    describe_generator_options(table, options);
-    table.bind(*cmd);
-    cmd->add_option("--output,-o", output, "Output file (default: stdout)");
-  }
-  int run() const {
-    std::ostringstream text;
-    write_problem_json(text, generate_problem(options));
-    if (output.empty()) return print_text(text.str());
-    write_file(output, text.str());
-    return kExitOk;
-  }
-};
-
 // SIGINT, SIGTERM, SIGHUP and SIGUSR1 are held from the first instant this program's own
 // code runs (a constructor, before main; only the dynamic loader comes earlier), so that
 // one that comes while the process starts waits for the run's signal thread, which prints
@@ -370,18 +203,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("iopddl ") + iopddl::version());
   ContestCommand contest;
   SolveCommand solve;
-  EvaluateCommand evaluate_cmd;
+  FileCommands files;
   BoundCommand bound;
-  InfoCommand info;
-  GenerateCommand generate;
-  ConvertCommand convert;
   contest.add(app);
   solve.add(app);
-  evaluate_cmd.add(app);
+  files.add(app);
   bound.add(app);
-  info.add(app);
-  generate.add(app);
-  convert.add(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -389,15 +216,12 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  if (*evaluate_cmd.cmd || *info.cmd || *generate.cmd || *convert.cmd) release_stop_signals();
+  if (files.chosen()) release_stop_signals();
   // Errors at the I/O boundary are reported here, once, with the file and the element.
   try {
     if (*solve.cmd) return solve.run(process_start);
-    if (*evaluate_cmd.cmd) return evaluate_cmd.run();
     if (*bound.cmd) return bound.run(process_start);
-    if (*info.cmd) return info.run();
-    if (*generate.cmd) return generate.run();
-    if (*convert.cmd) return convert.run();
+    if (files.chosen()) return files.run();
     return contest.run(app, process_start);
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -1,11 +1,12 @@
 // The baseline solver: least-memory start, then first-improvement 1-opt descent that only
 // takes moves keeping every time point within the limit. Small on purpose: it makes the
 // tool useful end to end and gives every other solver a feasible starting point.
+#include "baseline.hpp"
+
 #include <algorithm>
 
 #include "../eval/usage_tree.hpp"
 #include "iopddl/evaluate.hpp"
-#include "iopddl/solve.hpp"
 
 namespace iopddl {
 

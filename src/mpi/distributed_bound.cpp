@@ -6,6 +6,7 @@
 // need the whole reparametrised problem in one place.
 #include "distributed_bound.hpp"
 
+#include "../local/baseline.hpp"
 #include "../partition/regions.hpp"
 #include "../portfolio/bound_worker.hpp"
 #include "coordinator.hpp"

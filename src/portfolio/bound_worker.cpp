@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "../exact/proof_search.hpp"
+#include "../local/baseline.hpp"
 #include "../local/state.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"

@@ -22,6 +22,7 @@
 #include "../exact/priced_search.hpp"
 #include "../lagrange/time_prices.hpp"
 #include "../lagrange/trws.hpp"
+#include "../local/baseline.hpp"
 #include "../local/compound.hpp"
 #include "../local/crossover.hpp"
 #include "../local/descent.hpp"

@@ -1,5 +1,6 @@
 #include "iopddl/solve.hpp"
 
+#include "../local/baseline.hpp"
 #include "iopddl/evaluate.hpp"
 
 namespace iopddl {

@@ -1,6 +1,6 @@
 // The status names shared by the log, the JSON result and the library (no solver code, so
 // that readers and their fuzz targets link without it).
-#include "iopddl/solve.hpp"
+#include "iopddl/result.hpp"
 
 namespace iopddl {
 

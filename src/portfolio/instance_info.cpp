@@ -1,4 +1,6 @@
-#include "info.hpp"
+// `iopddl info`: what the instance is and what presolve, elimination and the regions make
+// of it (the portfolio layer, since it reads every layer below).
+#include "instance_info.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,7 +13,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 
-namespace iopddl::app {
+namespace iopddl {
 
 constexpr std::size_t kEliminationMaxNodes = 5000;
 
@@ -106,4 +108,4 @@ std::string instance_info(const Problem& p, std::size_t regions) {
   return out;
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl

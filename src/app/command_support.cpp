@@ -1,0 +1,36 @@
+#include "command_support.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "iopddl/io.hpp"
+#include "option_table.hpp"
+#include "run.hpp"
+
+namespace iopddl::app {
+
+int print_text(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "error: cannot write to standard output: %s\n", std::strerror(errno));
+    return kExitOutput;
+  }
+  return kExitOk;
+}
+
+// Files named by options are checked before the run: an error now costs nothing, one at
+// the end would cost the run's output file (the answer is printed whatever happens).
+// A file named for output that is the input itself is refused: the run would overwrite
+// the instance it solves.
+void check_output_path(const std::string& option, const std::string& path,
+                       const std::string& input) {
+  if (path.empty()) return;
+  if (same_file(path, input))
+    throw OptionError(option + " " + path + ": is the input file " + input +
+                      "; refusing to overwrite it");
+  const std::string why = cannot_write(path);
+  if (!why.empty()) throw OptionError(option + " " + path + ": cannot write: " + why);
+}
+
+}  // namespace iopddl::app

@@ -1,0 +1,16 @@
+// The baseline solver (--algorithm baseline, and every solve's first answer):
+// least-memory start, then memory-aware 1-opt descent.
+#pragma once
+
+#include "iopddl/incumbent.hpp"
+#include "iopddl/log.hpp"
+#include "iopddl/problem.hpp"
+#include "iopddl/result.hpp"
+#include "iopddl/stop.hpp"
+
+namespace iopddl {
+
+SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentStore& store,
+                           Log& log);
+
+}  // namespace iopddl
