@@ -1,0 +1,131 @@
+// Exact mode: small reduced problems solved outright, by dynamic programming or by a
+// complete search, before any worker starts.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <thread>
+
+#include "../exact/bucket_elimination.hpp"
+#include "../exact/priced_search.hpp"
+#include "../lagrange/time_prices.hpp"
+#include "../lagrange/trws.hpp"
+#include "../local/baseline.hpp"
+#include "../local/compound.hpp"
+#include "../local/crossover.hpp"
+#include "../local/descent.hpp"
+#include "../local/elimination.hpp"
+#include "../local/memory_index.hpp"
+#include "../local/neighbourhood.hpp"
+#include "../local/repair.hpp"
+#include "../local/state.hpp"
+#include "../local/tree_block.hpp"
+#include "../local/window_search.hpp"
+#include "../reduce/reduced.hpp"
+#include "../util/thread_priority.hpp"
+#include "bound_worker.hpp"
+#include "iopddl/evaluate.hpp"
+#include "iopddl/rng.hpp"
+#include "iopddl/solve.hpp"
+#include "memory_prices.hpp"
+#include "polish_schedule.hpp"
+#include "portfolio.hpp"
+#include "worker.hpp"
+
+namespace iopddl {
+
+// Exact mode by dynamic programming: where the tables of bucket elimination along a min-fill
+// order hold at most exact.dp_entries entries (the work, known before it starts; planned
+// for problems of at most exact.prove_max_groups groups, the cap of every complete search),
+// the least cost with memory left aside is computed. If its minimiser fits the limit it is
+// optimal; otherwise the least cost is a certified bound.
+SolveResult Portfolio::solve_by_elimination(StopControl& stop, IncumbentStore& store) {
+  const Reduced& r = *reduced_;
+  const SolveResult open{SolveStatus::kFeasible, ""};
+  if (o_.exact.dp_entries == 0 ||
+      r.num_nodes() > static_cast<std::size_t>(o_.exact.prove_max_groups))
+    return open;
+  const BucketElimination dp(r, min_fill_order(r).order);
+  if (dp.entries() > o_.exact.dp_entries) return open;
+  const std::optional<BucketElimination::Result> least = dp.run(stop);
+  if (!least || least->cost >= kForbidden) return open;
+  const std::vector<Strategy> a = r.expand(least->x);
+  const Evaluation ev = evaluate(p_, a);
+  if (!ev.feasible) {
+    store.offer_bound(least->cost, "elimination");
+    log_.info(
+        "exact: the least cost without the memory limit, %s, is a bound (its minimiser "
+        "overloads memory)",
+        to_string(least->cost).c_str());
+    return open;
+  }
+  log_.info(
+      "exact: cost %s is optimal (dynamic programming over %zu reduced nodes, %llu "
+      "table entries; its minimiser fits the memory limit)",
+      to_string(ev.cost).c_str(), r.num_nodes(), static_cast<unsigned long long>(dp.entries()));
+  return claim_optimal(least->x, a, ev, store, "dynamic programming");
+}
+
+// An exact method's answer (`x`, expanded to `a`, which the evaluator found feasible) as the
+// answer and its own certificate.
+SolveResult Portfolio::claim_optimal(const std::vector<Strategy>& x, const std::vector<Strategy>& a,
+                                     const Evaluation& ev, IncumbentStore& store,
+                                     const std::string& how) {
+  exact_x_ = x;
+  exact_cost_ = ev.cost;
+  store.offer(a, ev.cost, "exact");
+  store.offer_bound(ev.cost, "exact");
+  return {SolveStatus::kOptimal, "proven optimal by " + how + " over the presolved problem"};
+}
+
+// Exact mode by search: a reduced problem of at most exact.max_nodes nodes is searched
+// completely by branch-and-bound (the window search over every node) within a budget of
+// search nodes. A complete search proves its answer optimal: assignments that pick a
+// forbidden entry cost more than any that does not.
+SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& store) {
+  const Reduced& r = *reduced_;
+  if (SolveResult dp = solve_by_elimination(stop, store); dp.status == SolveStatus::kOptimal)
+    return dp;
+  if (r.num_nodes() > static_cast<std::size_t>(o_.exact.max_nodes))
+    return {SolveStatus::kFeasible, ""};
+  LocalState state(r);
+  std::vector<Strategy> x;
+  auto [incumbent, has] = store.snapshot();
+  if (!has || !r.contract(incumbent, x)) x.assign(r.num_nodes(), 0);
+  state.assign(x);
+  WindowSearch search(r, nullptr, o_.lns);
+  const WindowSearch::Exact e =
+      search.solve_exactly(state, static_cast<std::size_t>(o_.exact.search_nodes), stop);
+  if (!e.complete || !e.feasible) return {SolveStatus::kFeasible, ""};
+  const std::vector<Strategy> a = r.expand(state.assignment());
+  const Evaluation ev = evaluate(p_, a);
+  if (!ev.feasible) return {SolveStatus::kFeasible, ""};
+  log_.info("exact: cost %s is optimal (complete branch-and-bound over %zu reduced nodes)",
+            to_string(ev.cost).c_str(), r.num_nodes());
+  return claim_optimal(state.assignment(), a, ev, store, "complete branch-and-bound");
+}
+
+void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds,
+                    double seconds) {
+  const Clock::time_point until =
+      seconds > 0 ? time_after(stop.now(), seconds) : Clock::time_point::max();
+  std::vector<std::thread> pool;
+  std::atomic<bool> done{false};  // the workers have returned: the bound stops too
+  if (bound_ && !o_.deterministic)
+    pool.emplace_back([&] { bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done); });
+  // The workers after the first yield to it (and to the bound): worker 0 has the price
+  // level of a one-thread run, so more threads than cores must not slow it down.
+  for (std::size_t w = 1; w < workers_.size(); ++w)
+    pool.emplace_back([&, w] {
+      lower_thread_priority(o_.explorer_nice);
+      workers_[w]->run(stop, store, log_, rounds, until);
+    });
+  if (!workers_.empty()) workers_[0]->run(stop, store, log_, rounds, until);
+  done = true;
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace iopddl

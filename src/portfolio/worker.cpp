@@ -1,0 +1,269 @@
+#include "worker.hpp"
+
+namespace iopddl {
+
+// `millions` of work units (--work-limit), saturating.
+std::uint64_t work_units(std::uint64_t millions) {
+  constexpr std::uint64_t kMillion = 1000000;
+  return millions > UINT64_MAX / kMillion ? UINT64_MAX : millions * kMillion;
+}
+
+void Worker::run(const StopControl& root, IncumbentStore& store, Log& log, std::uint64_t max_rounds,
+                 Clock::time_point until) {
+  const StopControl stop(root, meter_);
+  until_ = until;
+  for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
+       ++done) {
+    if (polisher_ && !polishing() && !handed_over_) {
+      handed_over_ = true;
+      log.info("worker %d: a pricing worker polishes now; back to pricing rounds", id_);
+    }
+    if (polishing() && polish_shared(stop, store, log)) continue;
+    round(stop, store, log);
+  }
+}
+
+void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
+  const bool first = rounds_++ == 0;
+  prices_.price(net_);
+  for (int it = 0; it < o_.trws.iterations && !stop.should_stop(); ++it) trws_.iterate(&stop);
+  // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
+  // O(size) each), except to get a first labelling.
+  if (stop.should_stop() && (!first || !best_x_.empty())) return;
+  std::vector<Strategy> x = trws_.round();
+  // TRW-S's rounding follows half-converged messages and leaves many priced 1-opt moves:
+  // on N its labelling's priced energy was 1.2-1.6 times what priced 1-opt from it
+  // reaches.
+  net_.descend(x, o_.trws.descent_passes);
+  // Pricing, rounding and each descent pass read every entry once.
+  stop.charge(1 + (2 + static_cast<std::uint64_t>(o_.trws.descent_passes)) *
+                      (net_.unary_size() + net_.table_size()));
+  if (priced_search_) search_priced(x, stop);
+  state_.assign(x);
+  const bool was_feasible = state_.feasible();
+  prices_.update(state_, rng_);
+  // Far over the limit after the first round, leave it to the raised prices (the first
+  // round is repaired whatever its excess: the worker needs a start; a polisher does not,
+  // it takes answers from the store: on a generated instance of 150,000 nodes its first
+  // repair took 15 s, while the bound's answer at 6 s waited for it).
+  if (!was_feasible && (!first || polisher_) && far_over()) return;
+  if (!was_feasible && !greedy_repair(state_, index_, o_.repair, stop)) return;
+  memory_descent(state_, rng_, stop);
+  // Compound moves only on answers near the worker's best (CompoundOptions).
+  if (best_x_.empty() || state_.cost() - best_cost_ < best_cost_ * o_.compound.within_percent / 100)
+    trade(stop, rng_);
+  // Stagnation is judged on what this worker found itself, not on its best: an answer
+  // adopted from elsewhere (another rank) would make a price trajectory that still
+  // improves look stale, and perturbing it would throw that trajectory away.
+  const bool progressed = lowers(own_best_);
+  const bool kept = keep_if_better(store, log, "priced");
+  if (kept) best_adopted_ = false;
+  // A round answer that beats this worker's earlier round answers but not its best is
+  // polished too: otherwise a run whose first polished rounds were poor stays in
+  // their basin (seen on N at 180 s).
+  if (lowers(round_best_) && !kept && polished_) polish(stop, store, log);
+  cross(stop, store, log);
+  if (progressed) {
+    stale_ = 0;
+  } else if (++stale_ >= o_.stale_rounds) {
+    if (shared_ != nullptr) {
+      shared_->give(*this);
+      if (!polisher_) shared_->mark_stale_polish();
+    }
+    polish_best(stop, store, log);
+    perturb();
+    stale_ = 0;
+  } else if (best_cost_ >= kForbidden && stale_ % o_.stale_while_forbidden == 0) {
+    polish_best(stop, store, log);  // prices untouched: only the bad picks are targeted
+  }
+}
+
+bool Worker::polish_shared(const StopControl& stop, IncumbentStore& store, Log& log) {
+  if (!store.has_solution() || store.cost() >= polished_from_) return false;
+  polished_from_ = store.cost();  // taken up once, whatever comes of it
+  auto [incumbent, has] = store.snapshot();
+  std::vector<Strategy> x;
+  if (!has || !r_.contract(incumbent, x)) return false;
+  state_.assign(x);
+  if (!state_.feasible()) return false;
+  // The store holds every answer this worker kept, so x is at least as cheap as its best:
+  // the state is what to polish.
+  adopt(state_.assignment(), state_.cost());
+  polished_ = true;
+  polish(stop, store, log);
+  // A polish cut short by the end of a phase is taken up again in the next one.
+  polished_from_ =
+      phase_over(stop) ? std::numeric_limits<Total>::max() : std::min(polished_from_, best_cost_);
+  return true;
+}
+
+std::vector<const Neighbourhood*> Worker::neighbourhoods() const {
+  return {&tree_, &lns_, &compound_, &crossover_};
+}
+
+void Worker::adopt(const std::vector<Strategy>& x, Total cost) {
+  if (!best_x_.empty() && best_cost_ <= cost) return;
+  best_x_ = x;
+  best_cost_ = cost;
+  best_adopted_ = true;
+}
+
+bool Worker::improve(const std::vector<Strategy>& x, const StopControl& stop, IncumbentStore& store,
+                     Log& log) {
+  state_.assign(x);
+  // Far over the limit (the regions' first rounds, before the memory multipliers have
+  // risen), repair takes long and ends nowhere good: 0.77 s for S's first assembly.
+  if (!state_.feasible() && far_over()) return false;
+  if (!state_.feasible() && !greedy_repair(state_, index_, o_.repair, stop)) return false;
+  memory_descent(state_, improve_rng_,
+                 stop);  // its own stream: the worker's search goes on undisturbed
+  trade(stop, improve_rng_);
+  if (!keep_if_better(store, log, "assembly")) return false;
+  best_adopted_ = true;
+  return true;
+}
+
+void Worker::search_priced(std::vector<Strategy>& x, const StopControl& stop) {
+  if (priced_skip_ > 0) {
+    --priced_skip_;
+    return;
+  }
+  PricedSearch::Outcome out;
+  priced_stats_.count(stop, [&] {
+    out = priced_search_->run(net_, x, priced_budget_, stop);
+    return std::pair{out.improved ? 1 : 0, static_cast<Total>(std::llround(out.gain))};
+  });
+  const bool paid = out.gain > o_.trws.search_min_gain * std::abs(out.energy);
+  priced_failures_ = paid ? 0 : std::min(priced_failures_ + 1, kMaxBackoff);
+  priced_budget_ = paid ? std::min(2 * priced_budget_, o_.trws.search_nodes)
+                        : std::max<std::uint64_t>(priced_budget_ / 2, 1);
+  priced_skip_ = (1u << priced_failures_) - 1;
+}
+
+bool Worker::polishing() const {
+  return polisher_ && !(o_.polisher_hand_over && shared_->stale_polish());
+}
+
+bool Worker::far_over() const {
+  return static_cast<double>(state_.peak()) >
+         static_cast<double>(state_.limit()) * o_.prices.repair_below;
+}
+
+void Worker::polish_best(const StopControl& stop, IncumbentStore& store, Log& log) {
+  if (best_x_.empty() || o_.lns.windows <= 0) return;
+  polished_ = true;
+  state_.assign(best_x_);
+  polish(stop, store, log);
+}
+
+void Worker::polish(const StopControl& stop, IncumbentStore& store, Log& log) {
+  if (o_.lns.windows <= 0) return;
+  // Tree blocks first (cheap, wide), then exact windows (narrow, any shape), again while
+  // the windows improve; every batch that improves is offered at once (the first may
+  // remove a forbidden pick, and the batches after it can take long). While the best
+  // picks a forbidden entry, the windows around the bad picks are what the polish is
+  // for: one round, smaller batches.
+  const bool forbidden = best_cost_ >= kForbidden;
+  const int blocks = forbidden ? o_.tree.blocks_while_forbidden : o_.tree.blocks;
+  if (o_.polish.schedule == PolishSchedule::kPayoff) {
+    tree_.set_blocks(blocks);
+    polish_by_payoff(stop, store, log);
+    return;
+  }
+  for (bool again = true; again;) {
+    again = false;
+    tree_.set_blocks(blocks);
+    while (!stop.should_stop() && !phase_over(stop) && tree_.run(state_, rng_, stop) > 0) {
+      memory_descent(state_, rng_, stop);
+      keep_polished(store, log, "tree");
+    }
+    while (!stop.should_stop() && !phase_over(stop) && lns_.run(state_, rng_, stop) > 0) {
+      memory_descent(state_, rng_, stop);
+      keep_polished(store, log, "lns");
+      again = !forbidden;
+    }
+  }
+}
+
+void Worker::polish_by_payoff(const StopControl& stop, IncumbentStore& store, Log& log) {
+  Neighbourhood* const list[] = {&tree_, &lns_};
+  std::vector<bool> dry(2, false);
+  while (!stop.should_stop() && !phase_over(stop)) {
+    // A polisher leaves an answer that has been beaten elsewhere, for the better one.
+    if (polishing() && store.cost() < state_.cost()) return;
+    const std::size_t i = payoff_.choose(dry, rng_);
+    if (i == payoff_.count()) return;
+    Neighbourhood& n = *list[i];
+    const NeighbourhoodStats before = n.stats();
+    const bool improved = n.run(state_, rng_, stop) > 0;
+    // Deterministic runs judge by work, which is the same in every run; time is not.
+    const double spent = o_.deterministic ? static_cast<double>(n.stats().work - before.work)
+                                          : n.stats().seconds - before.seconds;
+    payoff_.record(i, n.stats().gain - before.gain, spent);
+    if (!improved) {
+      dry[i] = true;
+      continue;
+    }
+    std::fill(dry.begin(), dry.end(), false);  // a new state: every one may pay again
+    memory_descent(state_, rng_, stop);
+    keep_polished(store, log, n.name());
+  }
+}
+
+void Worker::cross(const StopControl& stop, IncumbentStore& store, Log& log) {
+  if (!polished_ || best_x_.empty() || !state_.feasible() || state_.cost() <= best_cost_) return;
+  crossover_.set_donor(state_.assignment());
+  state_.assign(best_x_);
+  if (crossover_.run(state_, rng_, stop) == 0) return;
+  memory_descent(state_, rng_, stop);
+  keep_polished(store, log, "cross");
+}
+
+void Worker::perturb() {
+  prices_.scatter(rng_);
+  if (rng_.uniform() < o_.trws.reset_share) trws_.reset_messages();
+}
+
+void Worker::trade(const StopControl& stop, Rng& rng) {
+  std::uint64_t budget = static_cast<std::uint64_t>(o_.compound.budget) * net_.table_size();
+  while (!stop.should_stop() && budget > 0) {
+    compound_.set_budget(budget);
+    const int kept = compound_.run(state_, rng, stop);
+    budget -= std::min(budget, compound_.work());
+    if (kept == 0) break;
+    memory_descent(state_, rng, stop);
+  }
+}
+
+bool Worker::keep_if_better(IncumbentStore& store, Log& log, const char* how) {
+  if (!state_.feasible() || (!best_x_.empty() && state_.cost() >= best_cost_)) return false;
+  best_cost_ = state_.cost();
+  best_x_ = state_.assignment();
+  offer(store, log, how);
+  if (shared_ != nullptr) shared_->publish(best_x_, best_cost_);
+  return true;
+}
+
+bool Worker::lowers(Total& mark) const {
+  if (!state_.feasible() || (mark >= 0 && state_.cost() >= mark)) return false;
+  mark = state_.cost();
+  return true;
+}
+
+void Worker::keep_polished(IncumbentStore& store, Log& log, const char* how) {
+  if (keep_if_better(store, log, how) && !best_adopted_) own_best_ = best_cost_;
+}
+
+void Worker::offer(IncumbentStore& store, Log& log, const char* how) {
+  std::vector<Strategy> a = r_.expand(best_x_);
+  Evaluation e = evaluate(p_, a);
+  if (!e.feasible) return;  // cannot happen: the state tracks usage exactly
+  if (!store.offer(a, e.cost, std::string(how) + "-" + std::to_string(id_))) return;
+  if (const auto gap = store.gap())
+    log.info("worker %d (%s): cost %s, gap %.4f%%", id_, how, to_string(e.cost).c_str(),
+             100 * *gap);
+  else
+    log.info("worker %d (%s): cost %s", id_, how, to_string(e.cost).c_str());
+}
+
+}  // namespace iopddl

@@ -1,0 +1,243 @@
+// A worker of the portfolio (one per thread), pricing memory at its own price level:
+//   priced costs -> TRW-S -> rounding -> priced 1-opt -> greedy memory repair
+//   -> memory-aware 1-opt -> compound moves (near the worker's best)
+//   -> crossover: the answer's cheaper components taken into the worker's best,
+// with the per-member prices raised where that member's interval was overloaded and
+// lowered elsewhere. In a timed run a stagnating worker polishes the best answer of all
+// workers; in a run bounded by work (--deterministic) workers share nothing but the
+// incumbent store, so it gives the same answer for the same seed and thread count.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <thread>
+
+#include "../exact/bucket_elimination.hpp"
+#include "../exact/priced_search.hpp"
+#include "../lagrange/time_prices.hpp"
+#include "../lagrange/trws.hpp"
+#include "../local/baseline.hpp"
+#include "../local/compound.hpp"
+#include "../local/crossover.hpp"
+#include "../local/descent.hpp"
+#include "../local/elimination.hpp"
+#include "../local/memory_index.hpp"
+#include "../local/neighbourhood.hpp"
+#include "../local/repair.hpp"
+#include "../local/state.hpp"
+#include "../local/tree_block.hpp"
+#include "../local/window_search.hpp"
+#include "../reduce/reduced.hpp"
+#include "../util/thread_priority.hpp"
+#include "bound_worker.hpp"
+#include "iopddl/evaluate.hpp"
+#include "iopddl/rng.hpp"
+#include "iopddl/solve.hpp"
+#include "memory_prices.hpp"
+#include "polish_schedule.hpp"
+
+namespace iopddl {
+
+// The best reduced answer of all workers in a timed run: a stagnating worker polishes it
+// rather than its own (deterministic runs leave it out: when a worker reads it would
+// depend on the threads' timing). On N the worker at price level 0.15 stops improving
+// after about 11 s and otherwise polishes a worse answer (tuning.csv: shared-best).
+class SharedBest {
+ public:
+  void publish(const std::vector<Strategy>& x, Total cost) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (best_.empty() || cost < best_cost_) best_ = x, best_cost_ = cost;
+  }
+  // The worker adopts the best answer (if there is one and it beats the worker's own).
+  template <class W>
+  void give(W& worker) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!best_.empty()) worker.adopt(best_, best_cost_);
+  }
+  // Whether a pricing worker (not a polisher) has polished on stagnation.
+  void mark_stale_polish() { stale_polish_.store(true, std::memory_order_relaxed); }
+  bool stale_polish() const { return stale_polish_.load(std::memory_order_relaxed); }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Strategy> best_;
+  Total best_cost_ = 0;
+  std::atomic<bool> stale_polish_{false};
+};
+
+// `millions` of work units (--work-limit), saturating.
+std::uint64_t work_units(std::uint64_t millions);
+
+class Worker {
+ public:
+  // `network`: the reduced problem as a cost network; the worker prices its own copy (the
+  // copies share the edge tables).
+  Worker(const Reduced& r, const MemoryIndex& index, const CostNetwork& network,
+         const SolverOptions& o, double price_unit, int id, Pricing pricing, SharedBest* shared,
+         bool polisher)
+      : o_(o),
+        r_(r),
+        p_(r.original()),
+        index_(index),
+        state_(r),
+        net_(network),
+        trws_(net_),
+        lns_(r, &index, o.lns),
+        tree_(r, &index, o.tree),
+        compound_(r, index, o.compound),
+        crossover_(r, o.crossover),
+        payoff_(2, o.polish.explore),
+        rng_(o.seed, 0, static_cast<std::uint64_t>(id)),
+        improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
+        id_(id),
+        prices_(r, index, pricing, price_unit, o.prices),
+        shared_(shared),
+        polisher_(polisher && shared != nullptr) {
+    if (o.deterministic) meter_.limit = work_units(o.work_limit);
+    state_.set_meter(&meter_);
+    if (o.trws.search_nodes > 0 &&
+        r.num_nodes() <= static_cast<std::size_t>(o.trws.search_max_groups))
+      priced_search_.emplace(net_);
+  }
+
+  // Rounds until `root` says stop, `max_rounds` are done, `until` has passed (checked
+  // between rounds only, so that a phase never cuts a round short) or, in a run bounded by
+  // work, the worker's work is spent (checked wherever the search polls).
+  void run(const StopControl& root, IncumbentStore& store, Log& log, std::uint64_t max_rounds,
+           Clock::time_point until);
+
+  // One pricing round: price, TRW-S, round, repair, improve, offer; polish on stagnation.
+  void round(const StopControl& stop, IncumbentStore& store, Log& log);
+
+  // A polisher's turn: when the best answer of the run (the store's: any worker's, the
+  // bound's fitting priced labellings, another rank's) is cheaper than the last one it
+  // polished, it takes that answer and polishes it (the other workers go on pricing, so
+  // the threads search different neighbourhoods instead of repeating each other's price
+  // trajectories). Returns false when there is nothing new to polish: the polisher then
+  // prices a round of its own.
+  bool polish_shared(const StopControl& stop, IncumbentStore& store, Log& log);
+
+  // The neighbourhoods of the polish, in the order it runs them.
+  std::vector<const Neighbourhood*> neighbourhoods() const;
+  const std::vector<Strategy>& best() const { return best_x_; }
+  // The priced branch-and-bound's statistics; calls 0 where it does not run.
+  const NeighbourhoodStats& priced_search_stats() const { return priced_stats_; }
+  const WorkMeter& work() const { return meter_; }
+  Total best_cost() const { return best_cost_; }
+  void adopt(const std::vector<Strategy>& x, Total cost);
+  std::vector<double> prices() const { return prices_.absolute(); }
+  void set_prices(const std::vector<double>& w) { prices_.set_absolute(w); }
+
+  // Repairs and improves an assignment from elsewhere (the distributed bound's assembly) under the
+  // true limit; keeps it if it beats this worker's best. Returns whether it did.
+  bool improve(const std::vector<Strategy>& x, const StopControl& stop, IncumbentStore& store,
+               Log& log);
+
+ private:
+  // Branch-and-bound on the priced problem from the rounding; its statistics are reported
+  // as those of a neighbourhood (the gain in priced energy).
+  // It runs while it pays: after k calls in a row that lower the energy by less than
+  // trws.search-min-gain of it, the next 2^k - 1 rounds go without; and its node budget
+  // starts at an eighth of trws.search-nodes, doubles after a call that paid and halves
+  // after one that did not. On D every call gained 5-35 %; on generated cores whose rounding
+  // was already near the priced optimum, calls of 10,000 nodes took 1-5 s to gain 10^-6,
+  // and the rounds they slowed missed their polish.
+  void search_priced(std::vector<Strategy>& x, const StopControl& stop);
+
+  // Whether this worker acts as a polisher now: a polisher hands over once a pricing worker
+  // has polished on stagnation (SolverOptions::polisher_hand_over).
+  bool polishing() const;
+
+  // Whether the phase of run() is over (MPI runs: the ranks synchronise): a polish leaves
+  // then, or the rank's other threads would wait for it at the phase's end (one polish on
+  // N held worker 0 and the bound for 16 s of a 20-s run).
+  bool phase_over(const StopControl& stop) const { return stop.now() >= until_; }
+
+  // Whether the state is so far over the limit that repair is left to the prices.
+  bool far_over() const;
+
+  // Large-neighbourhood search on the worker's best assignment: exact re-solves of windows
+  // around it, until a batch of windows brings nothing.
+  void polish_best(const StopControl& stop, IncumbentStore& store, Log& log);
+
+  // Polishes the feasible state, offering every improvement that beats the worker's best.
+  void polish(const StopControl& stop, IncumbentStore& store, Log& log);
+
+  // PolishSchedule::kPayoff: one batch at a time, of the neighbourhood that pays best.
+  void polish_by_payoff(const StopControl& stop, IncumbentStore& store, Log& log);
+
+  // Once the worker has polished a best, every feasible answer dearer than it (a round's,
+  // polished or not) donates to it the components of their difference that make it cheaper
+  // (crossover.hpp). The rounds' answers, 4-5 % above a polished best, are otherwise of no
+  // use to it; before the first polish the best is a round answer too, and crossing into
+  // it made N worse (tuning.csv: crossover).
+  void cross(const StopControl& stop, IncumbentStore& store, Log& log);
+
+  // Stagnation: the prices have settled on a labelling that repair and 1-opt cannot improve.
+  // Scatter them (each member's price scaled by a random factor) and forget the messages,
+  // so the next rounds explore nearby price vectors.
+  void perturb();
+
+  // Compound moves (an improving move that memory blocks, paid for by moves that free the
+  // memory), each pass followed by 1-opt, until a pass keeps none or the budget is spent.
+  void trade(const StopControl& stop, Rng& rng);
+
+  // Makes the state the worker's best (and offers it) if it is feasible and beats the best.
+  bool keep_if_better(IncumbentStore& store, Log& log, const char* how);
+
+  // Whether the state is feasible and below `mark` (-1: none yet); if so, lowers the mark.
+  bool lowers(Total& mark) const;
+
+  // Polishing the worker's own best is its own progress; polishing an adopted one is not.
+  void keep_polished(IncumbentStore& store, Log& log, const char* how);
+
+  void offer(IncumbentStore& store, Log& log, const char* how);
+
+  const SolverOptions& o_;
+  const Reduced& r_;
+  const Problem& p_;
+  const MemoryIndex& index_;
+  LocalState state_;
+  CostNetwork net_;  // the priced problem: node costs plus memory prices
+  Trws trws_;
+  std::optional<PricedSearch> priced_search_;  // small cores only (trws.search-max-groups)
+  NeighbourhoodStats priced_stats_;
+  static constexpr unsigned kMaxBackoff = 6;  // at least one round in 64 tries it again
+  unsigned priced_failures_ = 0, priced_skip_ = 0;
+  // The next call's nodes: an eighth of trws.search-nodes at first.
+  std::uint64_t priced_budget_ = std::max<std::uint64_t>(o_.trws.search_nodes / 8, 1);
+  ExactWindows lns_;
+  TreeBlocks tree_;
+  Compound compound_;
+  Crossing crossover_;
+  PayoffSchedule payoff_;  // PolishSchedule::kPayoff: what tree blocks and windows paid
+  Rng rng_;
+  Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
+  int id_;
+  MemoryPrices prices_;
+  Total best_cost_ = 0;
+  std::vector<Strategy> best_x_;
+  int stale_ = 0;
+  // The best cost this worker found by itself (rounds, and polishing its own best; -1: none
+  // yet), and whether best_x_ came from elsewhere.
+  Total own_best_ = -1;
+  bool best_adopted_ = false;
+  std::uint64_t rounds_ = 0;
+  WorkMeter meter_;        // the work of its searches; bounded in deterministic runs
+  SharedBest* shared_;     // null in deterministic runs
+  bool polished_ = false;  // whether the worker has polished a best yet
+  // A polisher (timed runs only) polishes the run's best answer whenever it is cheaper
+  // than polished_from_, the cost of the last one it polished.
+  bool polisher_;
+  bool handed_over_ = false;  // a polisher that went back to pricing (polishing() false)
+  Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
+  Total polished_from_ = std::numeric_limits<Total>::max();
+  Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
+};
+
+}  // namespace iopddl
