@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -45,43 +46,54 @@ struct NeighbourhoodStats {
   }
 };
 
+// What a batch works on: the shared feasible state and the worker's random stream, the
+// stop control, and what the worker knows that some neighbourhoods use.
+struct NeighbourhoodContext {
+  LocalState& state;
+  Rng& rng;
+  const StopControl& stop;
+  bool forbidden = false;    // the best picks a forbidden entry: smaller batches
+  std::uint64_t budget = 0;  // a work budget for the batch, where one applies
+  const std::vector<Strategy>* donor = nullptr;  // an assignment to take parts from
+};
+
 class Neighbourhood {
  public:
   virtual ~Neighbourhood() = default;
   virtual const char* name() const = 0;
-  // One batch on the feasible `state` (which stays feasible and never gets dearer);
+  // One batch on the feasible `c.state` (which stays feasible and never gets dearer);
   // returns the number of moves that improved it.
-  int run(LocalState& state, Rng& rng, const StopControl& stop) {
-    return stats_.count(stop, [&] {
-      const Total before = state.cost();
-      const int improved = batch(state, rng, stop);
-      return std::pair{improved, before - state.cost()};
+  int run(const NeighbourhoodContext& c) {
+    return stats_.count(c.stop, [&] {
+      const Total before = c.state.cost();
+      const int improved = batch(c);
+      return std::pair{improved, before - c.state.cost()};
     });
   }
   const NeighbourhoodStats& stats() const { return stats_; }
 
  protected:
-  virtual int batch(LocalState& state, Rng& rng, const StopControl& stop) = 0;
+  virtual int batch(const NeighbourhoodContext& c) = 0;
 
  private:
   NeighbourhoodStats stats_;
 };
 
-// Induced trees relabelled by dynamic programming; `blocks` per batch.
+// Induced trees relabelled by dynamic programming: tree.blocks per batch
+// (tree.blocks-while-forbidden while the best picks a forbidden entry).
 class TreeBlocks final : public Neighbourhood {
  public:
   TreeBlocks(const Reduced& r, const MemoryIndex* index, const TreeBlockOptions& o)
-      : search_(r, index, o), size_(static_cast<std::size_t>(o.size)) {}
+      : search_(r, index, o), o_(o) {}
   const char* name() const override { return "tree"; }
-  void set_blocks(int blocks) { blocks_ = blocks; }
 
  private:
-  int batch(LocalState& state, Rng& rng, const StopControl& stop) override {
-    return search_.run(state, rng, blocks_, size_, stop);
+  int batch(const NeighbourhoodContext& c) override {
+    return search_.run(c.state, c.rng, c.forbidden ? o_.blocks_while_forbidden : o_.blocks,
+                       static_cast<std::size_t>(o_.size), c.stop);
   }
   TreeBlockSearch search_;
-  std::size_t size_;
-  int blocks_ = 0;
+  TreeBlockOptions o_;
 };
 
 // Exact re-solves of windows (graph or time), `windows` per batch.
@@ -92,43 +104,50 @@ class ExactWindows final : public Neighbourhood {
   const char* name() const override { return "lns"; }
 
  private:
-  int batch(LocalState& state, Rng& rng, const StopControl& stop) override {
-    return search_.run(state, rng, windows_, stop);
+  int batch(const NeighbourhoodContext& c) override {
+    return search_.run(c.state, c.rng, windows_, c.stop);
   }
   WindowSearch search_;
   int windows_;
 };
 
-// Compound moves within a work budget (set per batch); work() is what the last one spent.
+// Compound moves within the context's work budget; work() is what the last batch spent.
 class Compound final : public Neighbourhood {
  public:
   Compound(const Reduced& r, const MemoryIndex& index, const CompoundOptions& o)
       : moves_(r, index, o) {}
   const char* name() const override { return "compound"; }
-  void set_budget(std::uint64_t budget) { budget_ = budget; }
   std::uint64_t work() const { return moves_.work(); }
 
  private:
-  int batch(LocalState& state, Rng& rng, const StopControl& stop) override {
-    return moves_.run(state, rng, stop, budget_);
+  int batch(const NeighbourhoodContext& c) override {
+    return moves_.run(c.state, c.rng, c.stop, c.budget);
   }
   CompoundMoves moves_;
-  std::uint64_t budget_ = 0;
 };
 
-// Partition crossover with a donor set before each batch.
+// Partition crossover from the context's donor.
 class Crossing final : public Neighbourhood {
  public:
   Crossing(const Reduced& r, const CrossoverOptions& o) : crossover_(r, o) {}
   const char* name() const override { return "cross"; }
-  void set_donor(const std::vector<Strategy>& donor) { donor_ = donor; }
 
  private:
-  int batch(LocalState& state, Rng& rng, const StopControl& stop) override {
-    return crossover_.run(state, donor_, rng, stop);
+  int batch(const NeighbourhoodContext& c) override {
+    return crossover_.run(c.state, *c.donor, c.rng, c.stop);
   }
   Crossover crossover_;
-  std::vector<Strategy> donor_;
 };
+
+// The polish's neighbourhoods, in the order the fixed schedule runs them (cheap and wide
+// first). A new neighbourhood is a class like the ones above and one line here.
+inline std::vector<std::unique_ptr<Neighbourhood>> polish_neighbourhoods(const Reduced& r,
+                                                                         const MemoryIndex& index,
+                                                                         const SolverOptions& o) {
+  std::vector<std::unique_ptr<Neighbourhood>> list;
+  list.push_back(std::make_unique<TreeBlocks>(r, &index, o.tree));
+  list.push_back(std::make_unique<ExactWindows>(r, &index, o.lns));
+  return list;
+}
 
 }  // namespace iopddl

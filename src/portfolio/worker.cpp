@@ -98,7 +98,11 @@ bool Worker::polish_shared(const StopControl& stop, IncumbentStore& store, Log& 
 }
 
 std::vector<const Neighbourhood*> Worker::neighbourhoods() const {
-  return {&tree_, &lns_, &compound_, &crossover_};
+  std::vector<const Neighbourhood*> list;
+  for (const auto& n : polish_) list.push_back(n.get());
+  list.push_back(&compound_);
+  list.push_back(&crossover_);
+  return list;
 }
 
 void Worker::adopt(const std::vector<Strategy>& x, Total cost) {
@@ -163,39 +167,36 @@ void Worker::polish(const StopControl& stop, IncumbentStore& store, Log& log) {
   // remove a forbidden pick, and the batches after it can take long). While the best
   // picks a forbidden entry, the windows around the bad picks are what the polish is
   // for: one round, smaller batches.
-  const bool forbidden = best_cost_ >= kForbidden;
-  const int blocks = forbidden ? o_.tree.blocks_while_forbidden : o_.tree.blocks;
+  const NeighbourhoodContext c{state_, rng_, stop, best_cost_ >= kForbidden};
   if (o_.polish.schedule == PolishSchedule::kPayoff) {
-    tree_.set_blocks(blocks);
-    polish_by_payoff(stop, store, log);
+    polish_by_payoff(c, store, log);
     return;
   }
+  // Again while a neighbourhood after the first improves.
   for (bool again = true; again;) {
     again = false;
-    tree_.set_blocks(blocks);
-    while (!stop.should_stop() && !phase_over(stop) && tree_.run(state_, rng_, stop) > 0) {
-      memory_descent(state_, rng_, stop);
-      keep_polished(store, log, "tree");
-    }
-    while (!stop.should_stop() && !phase_over(stop) && lns_.run(state_, rng_, stop) > 0) {
-      memory_descent(state_, rng_, stop);
-      keep_polished(store, log, "lns");
-      again = !forbidden;
+    for (std::size_t i = 0; i < polish_.size(); ++i) {
+      Neighbourhood& n = *polish_[i];
+      while (!stop.should_stop() && !phase_over(stop) && n.run(c) > 0) {
+        memory_descent(state_, rng_, stop);
+        keep_polished(store, log, n.name());
+        if (i > 0) again = !c.forbidden;
+      }
     }
   }
 }
 
-void Worker::polish_by_payoff(const StopControl& stop, IncumbentStore& store, Log& log) {
-  Neighbourhood* const list[] = {&tree_, &lns_};
-  std::vector<bool> dry(2, false);
+void Worker::polish_by_payoff(const NeighbourhoodContext& c, IncumbentStore& store, Log& log) {
+  const StopControl& stop = c.stop;
+  std::vector<bool> dry(polish_.size(), false);
   while (!stop.should_stop() && !phase_over(stop)) {
     // A polisher leaves an answer that has been beaten elsewhere, for the better one.
     if (polishing() && store.cost() < state_.cost()) return;
     const std::size_t i = payoff_.choose(dry, rng_);
     if (i == payoff_.count()) return;
-    Neighbourhood& n = *list[i];
+    Neighbourhood& n = *polish_[i];
     const NeighbourhoodStats before = n.stats();
-    const bool improved = n.run(state_, rng_, stop) > 0;
+    const bool improved = n.run(c) > 0;
     // Deterministic runs judge by work, which is the same in every run; time is not.
     const double spent = o_.deterministic ? static_cast<double>(n.stats().work - before.work)
                                           : n.stats().seconds - before.seconds;
@@ -212,11 +213,13 @@ void Worker::polish_by_payoff(const StopControl& stop, IncumbentStore& store, Lo
 
 void Worker::cross(const StopControl& stop, IncumbentStore& store, Log& log) {
   if (!polished_ || best_x_.empty() || !state_.feasible() || state_.cost() <= best_cost_) return;
-  crossover_.set_donor(state_.assignment());
+  const std::vector<Strategy> donor = state_.assignment();
   state_.assign(best_x_);
-  if (crossover_.run(state_, rng_, stop) == 0) return;
+  NeighbourhoodContext c{state_, rng_, stop};
+  c.donor = &donor;
+  if (crossover_.run(c) == 0) return;
   memory_descent(state_, rng_, stop);
-  keep_polished(store, log, "cross");
+  keep_polished(store, log, crossover_.name());
 }
 
 void Worker::perturb() {
@@ -227,8 +230,9 @@ void Worker::perturb() {
 void Worker::trade(const StopControl& stop, Rng& rng) {
   std::uint64_t budget = static_cast<std::uint64_t>(o_.compound.budget) * net_.table_size();
   while (!stop.should_stop() && budget > 0) {
-    compound_.set_budget(budget);
-    const int kept = compound_.run(state_, rng, stop);
+    NeighbourhoodContext c{state_, rng, stop};
+    c.budget = budget;
+    const int kept = compound_.run(c);
     budget -= std::min(budget, compound_.work());
     if (kept == 0) break;
     memory_descent(state_, rng, stop);

@@ -87,11 +87,10 @@ class Worker {
         state_(r),
         net_(network),
         trws_(net_),
-        lns_(r, &index, o.lns),
-        tree_(r, &index, o.tree),
+        polish_(polish_neighbourhoods(r, index, o)),
         compound_(r, index, o.compound),
         crossover_(r, o.crossover),
-        payoff_(2, o.polish.explore),
+        payoff_(polish_.size(), o.polish.explore),
         rng_(o.seed, 0, static_cast<std::uint64_t>(id)),
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
@@ -169,7 +168,7 @@ class Worker {
   void polish(const StopControl& stop, IncumbentStore& store, Log& log);
 
   // PolishSchedule::kPayoff: one batch at a time, of the neighbourhood that pays best.
-  void polish_by_payoff(const StopControl& stop, IncumbentStore& store, Log& log);
+  void polish_by_payoff(const NeighbourhoodContext& c, IncumbentStore& store, Log& log);
 
   // Once the worker has polished a best, every feasible answer dearer than it (a round's,
   // polished or not) donates to it the components of their difference that make it cheaper
@@ -211,8 +210,7 @@ class Worker {
   unsigned priced_failures_ = 0, priced_skip_ = 0;
   // The next call's nodes: an eighth of trws.search-nodes at first.
   std::uint64_t priced_budget_ = std::max<std::uint64_t>(o_.trws.search_nodes / 8, 1);
-  ExactWindows lns_;
-  TreeBlocks tree_;
+  std::vector<std::unique_ptr<Neighbourhood>> polish_;  // polish_neighbourhoods()
   Compound compound_;
   Crossing crossover_;
   PayoffSchedule payoff_;  // PolishSchedule::kPayoff: what tree blocks and windows paid
