@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <numeric>
 
 #include "auto_sharding_request.pb.h"
 #include "iopddl/iopddl.hpp"
@@ -111,6 +113,74 @@ Request random_request(Rng& rng, int nodes, bool soft) {
   return r;
 }
 
+// The usage at every step of `x`, from the message's liveness: the live matrix, or, as XLA
+// writes it today, node_intervals (inclusive steps; entry num_nodes + g for group g of
+// node_groups, whose members are all live then).
+std::vector<double> usage_by_step(const Request& r, const std::vector<int>& x) {
+  const auto m = [&](std::int64_t v) {
+    return r.memory_costs(static_cast<int>(v)).costs(x[static_cast<std::size_t>(v)]);
+  };
+  std::vector<double> used;
+  const auto add = [&](std::int64_t first, std::int64_t second, double amount) {
+    if (second >= static_cast<std::int64_t>(used.size()))
+      used.resize(static_cast<std::size_t>(second) + 1, 0);
+    for (std::int64_t t = first; t <= second; ++t) used[static_cast<std::size_t>(t)] += amount;
+  };
+  if (r.node_intervals().empty()) {
+    used.assign(static_cast<std::size_t>(r.live_size()), 0);
+    for (int t = 0; t < r.live_size(); ++t)
+      for (auto v : r.live(t).nodes()) used[static_cast<std::size_t>(t)] += m(v);
+    return used;
+  }
+  for (int v = 0; v < r.num_nodes(); ++v)
+    add(r.node_intervals(v).first(), r.node_intervals(v).second(), m(v));
+  for (int g = 0; g < r.node_groups_size(); ++g) {
+    double sum = 0;
+    for (auto v : r.node_groups(g).prims()) sum += m(v);
+    const auto& i = r.node_intervals(static_cast<int>(r.num_nodes()) + g);
+    add(i.first(), i.second(), sum);
+  }
+  return used;
+}
+
+// The request's live matrix as XLA writes liveness today: each node's interval, some of
+// them split into an own piece and a later piece held by a group (nodes whose later pieces
+// are the same share one group), as XLA's memory-term reduction leaves them.
+void to_intervals(Request& r, Rng& rng) {
+  const auto n = static_cast<std::size_t>(r.num_nodes());
+  std::vector<std::pair<std::int64_t, std::int64_t>> own(n, {1, 0});  // (1, 0): never live
+  for (int t = 0; t < r.live_size(); ++t)
+    for (auto v : r.live(t).nodes()) {
+      auto& i = own[static_cast<std::size_t>(v)];
+      if (i.first > i.second) i = {t, t};
+      i.second = t;
+    }
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::int64_t>> groups;
+  for (std::size_t v = 0; v < n; ++v) {
+    auto& i = own[v];
+    if (i.first >= i.second || rng.below(2) == 0) continue;
+    const std::int64_t split = i.first + 1 + static_cast<std::int64_t>(rng.below(
+                                                 static_cast<std::uint64_t>(i.second - i.first)));
+    groups[{split, i.second}].push_back(static_cast<std::int64_t>(v));
+    i.second = split - 1;
+  }
+  r.clear_live();
+  for (const auto& [first, second] : own) {
+    auto* pair = r.add_node_intervals();
+    pair->set_first(first);
+    pair->set_second(second);
+  }
+  for (const auto& [piece, members] : groups) {
+    auto* group = r.add_node_groups();
+    for (auto v : members) group->add_prims(v);
+  }
+  for (const auto& [piece, members] : groups) {
+    auto* pair = r.add_node_intervals();
+    pair->set_first(piece.first);
+    pair->set_second(piece.second);
+  }
+}
+
 // The request's objective for `x`, from the message alone: nullopt if it breaks a
 // follower, an alias or a hard budget.
 std::optional<double> request_cost(const Request& r, const std::vector<int>& x,
@@ -137,13 +207,8 @@ std::optional<double> request_cost(const Request& r, const std::vector<int>& x,
     if (r.value_costs(a).costs(static_cast<int>(x[u] * r.s_len(static_cast<int>(v)) + x[v])) > 0.5)
       return std::nullopt;
   }
-  double peak = 0;
-  for (int t = 0; t < r.live_size(); ++t) {
-    double used = 0;
-    for (auto v : r.live(t).nodes())
-      used += r.memory_costs(static_cast<int>(v)).costs(x[static_cast<std::size_t>(v)]);
-    peak = std::max(peak, used);
-  }
+  const std::vector<double> used = usage_by_step(r, x);
+  const double peak = used.empty() ? 0 : *std::max_element(used.begin(), used.end());
   if (peak > peak_cap) return std::nullopt;
   const double budget = static_cast<double>(r.memory_budget());
   if (r.memory_budget() > 0 && peak > budget) {  // (0: no budget)
@@ -170,10 +235,11 @@ std::optional<double> request_optimum(const Request& r, double peak_cap = INFINI
 
 TEST_CASE("XLA-shaped requests solve to the optimum of the request's own objective") {
   Rng rng(2025);
-  int hard = 0, soft = 0;
+  int hard = 0, soft = 0, intervals = 0;
   for (int i = 0; i < 300; ++i) {
     const bool is_soft = i % 3 == 2;
-    const Request r = random_request(rng, 2 + i % 5, is_soft);
+    Request r = random_request(rng, 2 + i % 5, is_soft);
+    if (i % 4 == 3) to_intervals(r, rng);  // liveness as XLA writes it today
     const XlaRequest q = convert(r, i % 2 == 0);
     // A soft budget is answered under the hard limit the conversion chose (see XlaRequest).
     const double cap = is_soft && q.problem.usage_limit()
@@ -194,12 +260,8 @@ TEST_CASE("XLA-shaped requests solve to the optimum of the request's own objecti
     const auto cost = request_cost(r, x);
     REQUIRE(cost);  // followers, aliases and a hard budget respected
     CHECK(answer.cost == doctest::Approx(*cost));
-    // The peak steps, from the live sets of the message.
-    std::vector<double> used(static_cast<std::size_t>(r.live_size()), 0);
-    for (int t = 0; t < r.live_size(); ++t)
-      for (auto v : r.live(t).nodes())
-        used[static_cast<std::size_t>(t)] +=
-            r.memory_costs(static_cast<int>(v)).costs(x[static_cast<std::size_t>(v)]);
+    // The peak steps, from the liveness of the message.
+    const std::vector<double> used = usage_by_step(r, x);
     const double peak = used.empty() ? 0 : *std::max_element(used.begin(), used.end());
     std::vector<std::int64_t> at_peak;
     for (std::size_t t = 0; t < used.size(); ++t)
@@ -208,11 +270,13 @@ TEST_CASE("XLA-shaped requests solve to the optimum of the request's own objecti
     CHECK(answer.cost == doctest::Approx(*best));
     if (answer.lower_bound) CHECK(*answer.lower_bound <= *best + 1e-6);
     ++(is_soft ? soft : hard);
+    intervals += r.node_intervals_size() > 0;
     // Soft: the answer is never cheaper than the request's own optimum (no cap).
     if (is_soft) CHECK(answer.cost >= *request_optimum(r) - 1e-6);
   }
   CHECK(hard > 100);
   CHECK(soft > 50);
+  CHECK(intervals > 50);
 }
 
 TEST_CASE("contest problems written as requests read back as the same problem") {
@@ -277,6 +341,24 @@ TEST_CASE("bad requests are refused with the field named") {
       refusal("num_nodes: 1 s_len: 1 enable_memory_edge_costs: true computation_costs { costs: 1 }")
           .find("edge memory") != std::string::npos);
   CHECK(refusal("num_nodes: 1\nbogus_field: 3").find("line 2") != std::string::npos);
+  // Liveness as intervals and groups: one interval per node in the end, and not with live.
+  const std::string two = "num_nodes: 2 s_len: [1, 1] computation_costs { costs: 1 } "
+                          "computation_costs { costs: 1 } ";
+  CHECK(refusal(two + "node_intervals { first: 0 second: 3 }") ==
+        "bad.textproto: node_intervals: 1 entries, but num_nodes + node_groups is 2");
+  CHECK(refusal(two + "node_intervals { first: 0 second: 3 } node_intervals { first: 1 second: 0 } "
+                      "live { nodes: 0 }")
+            .find("given with live as well") != std::string::npos);
+  CHECK(refusal(two + "node_intervals { first: 0 second: 1 } node_intervals { first: 1 second: 0 } "
+                      "node_groups { prims: 0 } node_intervals { first: 4 second: 5 }") ==
+        "bad.textproto: node_intervals: node 0 is live over [0, 1] and [4, 5], which leave a gap: "
+        "iopddl's model has one interval per node");
+  CHECK(refusal(two + "node_intervals { first: 0 second: 2 } node_intervals { first: 1 second: 0 } "
+                      "node_groups { prims: 0 } node_intervals { first: 2 second: 5 }")
+            .find("which overlap") != std::string::npos);
+  CHECK(refusal(two + "node_intervals { first: 0 second: 2 } node_intervals { first: 1 second: 0 } "
+                      "node_groups { prims: 7 } node_intervals { first: 3 second: 5 }") ==
+        "bad.textproto: node_groups[0]: node 7 does not exist (2 nodes)");
   CHECK(refusal(std::string("\x08\x01\x1a\x05", 4)).find("not a binary") != std::string::npos);
 }
 
@@ -292,9 +374,9 @@ TEST_CASE("ignored fields are named, not dropped in silence") {
   r.add_computation_costs()->add_costs(1);
   std::string data;
   r.SerializeToString(&data);
-  data += std::string("\xb8\x02\x01", 3);  // field 39, varint 1
+  data += std::string("\xc0\x02\x01", 3);  // field 40, varint 1
   CHECK(read_request("r", bytes_of(data)).ignored ==
-        std::vector<std::string>{"field 39 (unknown to this version)"});
+        std::vector<std::string>{"field 40 (unknown to this version)"});
 }
 
 TEST_CASE("the contest example as a request costs 445 in the request's units") {
@@ -307,10 +389,12 @@ TEST_CASE("the contest example as a request costs 445 in the request's units") {
   CHECK(a.cost == 445);
   CHECK(a.status == SolveStatus::kOptimal);
   CHECK(a.lower_bound == 445);
-  // Steps are the request's: the two maximal live sets the writer keeps, {0, 1, 2} and
-  // {2, 3, 4}; the answer's peak (50, the limit) is at the first.
+  // Steps are the request's, the input's own times (node_intervals): the answer's peak (50,
+  // the limit) is where nodes 0, 1 and 2 are all live, 50 to 69.
   CHECK(a.peak_usage == 50);
-  CHECK(a.peak_times == std::vector<std::int64_t>{0});
+  std::vector<std::int64_t> steps(20);
+  std::iota(steps.begin(), steps.end(), 50);
+  CHECK(a.peak_times == steps);
   // max_cost: an answer must beat it.
   XlaRequest capped =
       read_request("example", bytes_of(write_request(p, true) + "max_cost { coeff: 445 }"));

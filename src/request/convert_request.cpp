@@ -102,8 +102,10 @@ class Conversion {
     lo_.assign(n_, 0);
     hi_.assign(n_, 0);
     seen_.assign(n_, 0);
-    steps_ = live_bytes_ ? live_bytes_->size() : static_cast<std::size_t>(r_.live_size());
-    for (std::size_t t = 0; t < steps_; ++t) {
+    if (r_.node_intervals_size() > 0 || r_.node_groups_size() > 0) return interval_liveness();
+    const std::size_t steps =
+        live_bytes_ ? live_bytes_->size() : static_cast<std::size_t>(r_.live_size());
+    for (std::size_t t = 0; t < steps; ++t) {
       const auto live_at = [&](std::int64_t v) {
         if (v < 0 || static_cast<std::size_t>(v) >= n_)
           f_.refuse(at("live", t), "node " + std::to_string(v) + " does not exist (" +
@@ -120,11 +122,59 @@ class Conversion {
     }
   }
 
+  // Liveness as XLA writes it today (node_intervals, node_groups): a node's own interval and
+  // those of the groups that hold it, which must join into one interval (the model's: one
+  // per node); XLA's term reduction splits a node's interval into such pieces.
+  void interval_liveness() {
+    const bool matrix = live_bytes_ ? !live_bytes_->empty() : r_.live_size() > 0;
+    if (matrix)
+      f_.refuse("node_intervals", "given with live as well: a request has one of the two");
+    const auto groups = static_cast<std::size_t>(r_.node_groups_size());
+    const auto intervals = static_cast<std::size_t>(r_.node_intervals_size());
+    if (intervals != n_ + groups)
+      f_.refuse("node_intervals", std::to_string(intervals) + " entries, but num_nodes + " +
+                                      "node_groups is " + std::to_string(n_ + groups));
+    // Each node's pieces: inclusive [first, second] as half-open [first, second + 1).
+    std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> pieces(n_);
+    const auto add = [&](std::size_t v, std::size_t i) {
+      const auto& pair = r_.node_intervals(static_cast<int>(i));
+      if (pair.first() > pair.second()) return;  // never live
+      if (pair.first() < 0 || pair.second() >= (std::int64_t{1} << 62))
+        f_.refuse(at("node_intervals", i), "steps must be within [0, 2^62)");
+      pieces[v].emplace_back(pair.first(), pair.second() + 1);
+    };
+    for (std::size_t v = 0; v < n_; ++v) add(v, v);
+    for (std::size_t g = 0; g < groups; ++g)
+      for (const std::int64_t v : r_.node_groups(static_cast<int>(g)).prims()) {
+        if (v < 0 || static_cast<std::size_t>(v) >= n_)
+          f_.refuse(at("node_groups", g), "node " + std::to_string(v) + " does not exist (" +
+                                              std::to_string(n_) + " nodes)");
+        add(static_cast<std::size_t>(v), n_ + g);
+      }
+    for (std::size_t v = 0; v < n_; ++v) {
+      auto& p = pieces[v];
+      if (p.empty()) continue;
+      std::sort(p.begin(), p.end());
+      for (std::size_t i = 1; i < p.size(); ++i)
+        if (p[i].first != p[i - 1].second)
+          f_.refuse("node_intervals",
+                    "node " + std::to_string(v) + " is live over [" +
+                        std::to_string(p[i - 1].first) + ", " +
+                        std::to_string(p[i - 1].second - 1) + "] and [" +
+                        std::to_string(p[i].first) + ", " + std::to_string(p[i].second - 1) +
+                        "], which " + (p[i].first < p[i - 1].second ? "overlap" : "leave a gap") +
+                        ": iopddl's model has one interval per node");
+      lo_[v] = p.front().first;
+      hi_[v] = p.back().second;
+      seen_[v] = 1;
+    }
+  }
+
   // Nodes' tables, and the least-memory usage per step (for a soft budget that cannot be met).
   void node_tables() {
     costs_.resize(n_);
     usages_.resize(n_);
-    least_.assign(steps_ + 1, 0);
+    least_.clear();
     for (std::size_t v = 0; v < n_; ++v) {
       const int k = static_cast<int>(f_.s_len(v));
       costs_[v].resize(static_cast<std::size_t>(k));
@@ -135,8 +185,8 @@ class Conversion {
       }
       if (seen_[v]) {
         const Usage u = *std::min_element(usages_[v].begin(), usages_[v].end());
-        least_[static_cast<std::size_t>(lo_[v])] += u;  // a difference array: summed below
-        least_[static_cast<std::size_t>(hi_[v])] -= u;
+        least_.emplace_back(lo_[v], u);  // events, swept in budget()
+        least_.emplace_back(hi_[v], -Total{u});
       }
     }
   }
@@ -153,8 +203,10 @@ class Conversion {
     }
     limit_ = out_.budget;
     if (out_.budget && out_.overbudget_coeff) {
-      for (std::size_t t = 1; t < least_.size(); ++t) least_[t] += least_[t - 1];
-      const Total peak = least_.empty() ? 0 : *std::max_element(least_.begin(), least_.end());
+      // (Ends before starts at the same step: an interval's end is exclusive.)
+      std::sort(least_.begin(), least_.end());
+      Total peak = 0, live = 0;
+      for (const auto& [step, change] : least_) peak = std::max(peak, live += change);
       if (peak > *out_.budget) limit_ = static_cast<Usage>(peak);
     }
   }
@@ -277,8 +329,10 @@ class Conversion {
     ignore(r_.has_coeff_limit(), "coeff_limit");
     ignore(r_.compute_iis(), "compute_iis");
     ignore(r_.saltiplier() != 0, "saltiplier");
-    ignore(!r_.live_edges().empty() || !r_.memory_edge_costs().empty(),
-           "live_edges and memory_edge_costs (enable_memory_edge_costs is off)");
+    ignore(!r_.live_edges().empty() || !r_.memory_edge_costs().empty() ||
+               !r_.edge_intervals().empty() || !r_.edge_groups().empty(),
+           "live_edges, edge_intervals, edge_groups and memory_edge_costs "
+           "(enable_memory_edge_costs is off)");
     ignore(!r_.peak_times().empty(), "peak_times");
     const auto& unknown = r_.GetReflection()->GetUnknownFields(r_);
     for (int i = 0; i < unknown.field_count(); ++i)
@@ -292,12 +346,14 @@ class Conversion {
   const Request& r_;
   const LiveBytes* live_bytes_;
   XlaRequest out_;
-  std::size_t n_ = 0, steps_ = 0;
+  std::size_t n_ = 0;
   std::vector<std::int64_t> lo_, hi_;  // live intervals
   std::vector<char> seen_;             // live at some step
   std::vector<std::vector<Cost>> costs_;
   std::vector<std::vector<Usage>> usages_;
-  std::vector<Total> least_;  // least-memory usage per step (a difference array, then sums)
+  // The least-memory usage's changes: (step, +usage) where a node starts, (step, -usage) where
+  // it ends.
+  std::vector<std::pair<std::int64_t, Total>> least_;
   std::optional<Usage> limit_;
   std::optional<ModelBuilder> builder_;
   std::vector<Cost> table_;  // scratch for one edge's table

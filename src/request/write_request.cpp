@@ -1,5 +1,5 @@
 // A Problem as a request: followers and aliases recovered from 10^18 patterns, parallel
-// edges summed, time as the problem's segments.
+// edges summed, liveness as node intervals.
 #include <google/protobuf/text_format.h>
 
 #include <algorithm>
@@ -33,27 +33,15 @@ void write_nodes(const Problem& p, Request& r) {
   }
 }
 
-// Time as the problem's segments, keeping only those whose live set is not inside a
-// neighbour's: a segment where some node starts and after which some node ends. The
-// others' limits are implied (usages are non-negative), every node spans a kept one,
-// and the live matrix, O(nodes x steps), shrinks many times on long-lived nodes.
-void write_live(const Problem& p, Request& r) {
-  const std::size_t segments = p.num_segments();
-  std::vector<char> opens(segments + 1, 0), closes(segments + 1, 0);
-  for (NodeId v = 0; v < p.num_nodes(); ++v)
-    if (p.seg_lo(v) < p.seg_hi(v)) {
-      opens[p.seg_lo(v)] = 1;
-      closes[p.seg_hi(v)] = 1;
-    }
-  std::vector<std::uint32_t> step(segments + 1, 0);  // kept segments before segment i
-  for (std::size_t i = 0; i < segments; ++i) {
-    const bool kept = opens[i] && closes[i + 1];
-    step[i + 1] = step[i] + (kept ? 1 : 0);
-    if (kept) r.add_live();
+// Liveness as XLA writes it today: each node's inclusive steps [lo, hi - 1] in the input's
+// own time (node_intervals, field 36); a node never live as (1, 0).
+void write_intervals(const Problem& p, Request& r) {
+  for (NodeId v = 0; v < p.num_nodes(); ++v) {
+    auto* pair = r.add_node_intervals();
+    const bool live = p.interval_lo(v) < p.interval_hi(v);
+    pair->set_first(live ? p.interval_lo(v) : 1);
+    pair->set_second(live ? p.interval_hi(v) - 1 : 0);
   }
-  for (NodeId v = 0; v < p.num_nodes(); ++v)
-    for (std::uint32_t t = step[p.seg_lo(v)]; t < step[p.seg_hi(v)]; ++t)
-      r.mutable_live(static_cast<int>(t))->add_nodes(v);
 }
 
 // Parallel edges summed, as one table oriented from the lower node.
@@ -131,7 +119,7 @@ void write_tables(const Problem& p, const Tables& tables, Request& r) {
 std::string write_request(const Problem& p, bool text) {
   Request r;
   write_nodes(p, r);
-  write_live(p, r);
+  write_intervals(p, r);
   write_tables(p, summed_tables(p), r);
   std::string out;
   if (text)
