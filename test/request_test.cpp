@@ -403,3 +403,57 @@ TEST_CASE("the contest example as a request costs 445 in the request's units") {
   CHECK(refused.s_val.empty());
   CHECK(refused.status == SolveStatus::kNoSolution);
 }
+
+TEST_CASE("fractional costs are scaled, not truncated, and never called optimal when rounded") {
+  Rng rng(4242);
+  int rounded = 0;
+  for (int i = 0; i < 60; ++i) {
+    Request r = random_request(rng, 2 + i % 4, false);
+    // Seconds rather than integers: every cost divided by 10^4 (a few also by 3).
+    const double divisor = i % 2 == 0 ? 1e4 : 3e4;
+    for (auto* list : {r.mutable_computation_costs(), r.mutable_communication_costs(),
+                       r.mutable_resharding_costs()})
+      for (auto& costs : *list)
+        for (double& c : *costs.mutable_costs()) c /= divisor;
+    const XlaRequest q = convert(r, i % 3 == 0);
+    CHECK(q.cost_scale > 1);
+    CHECK(q.max_rounding_error <= 1e-9);
+    const auto best = request_optimum(r);
+    RunOptions o;
+    o.solver = test::deterministic_options(2);
+    const RunResult result = solve(q.problem, o);
+    const RequestAnswer answer = answer_request(q, q.problem, result.status, result.assignment,
+                                                result.has_solution(), result.bound);
+    if (!best) continue;
+    REQUIRE(!answer.s_val.empty());
+    const auto cost = request_cost(r, std::vector<int>(answer.s_val.begin(), answer.s_val.end()));
+    REQUIRE(cost);
+    // The request's own optimum, to within the rounding (truncation made every cost 0).
+    CHECK(*cost <= *best + 1e-8 * (1 + std::abs(*best)));
+    CHECK(answer.cost == doctest::Approx(*cost).epsilon(1e-8));
+    if (q.max_rounding_error > 0) {
+      ++rounded;
+      CHECK(answer.status != SolveStatus::kOptimal);
+      CHECK(!answer.lower_bound);
+      CHECK(answer.message.find("not proven for the costs as given") != std::string::npos);
+    }
+  }
+  CHECK(rounded > 20);
+  // Binary fractions scale exactly: nothing rounded, so the proof stands.
+  const XlaRequest exact = read_request(
+      "r", bytes_of("num_nodes: 2 s_len: [2, 1] computation_costs { costs: [2.5, 0.25] } "
+                    "computation_costs { costs: 1 } edges { first: 0 second: 1 } "
+                    "resharding_costs { costs: [0.5, 0.125] }"));
+  CHECK(exact.max_rounding_error == 0);
+  RunOptions o;
+  o.solver = test::deterministic_options(1);
+  const RunResult result = solve(exact.problem, o);
+  const RequestAnswer answer =
+      answer_request(exact, exact.problem, result.status, result.assignment, true, result.bound);
+  CHECK(answer.status == SolveStatus::kOptimal);
+  CHECK(answer.cost == 1.375);
+  CHECK(answer.s_val == std::vector<Strategy>{1, 0});
+  // Integers stay as they are.
+  CHECK(read_request("r", bytes_of("num_nodes: 1 s_len: 1 computation_costs { costs: 7 }"))
+            .cost_scale == 1);
+}

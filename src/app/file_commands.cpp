@@ -130,6 +130,11 @@ struct ConvertCommand {
       if (request->offset != 0)
         std::fprintf(stderr, "note: resharding costs were shifted by %.17g in all\n",
                      request->offset);
+      if (request->cost_scale != 1)
+        std::fprintf(stderr,
+                     "warning: %s: costs are fractional: written multiplied by %.17g and rounded "
+                     "(largest relative rounding error %.3g)\n",
+                     input.c_str(), request->cost_scale, request->max_rounding_error);
     }
     std::string text;
     if (kind == "json") {

@@ -97,6 +97,12 @@ std::optional<int> read_input(Run& run, Problem& problem) {
     for (const std::string& field : q.ignored)
       std::fprintf(stderr, "warning: %s: %s is not used by iopddl\n", settings.problem_path.c_str(),
                    field.c_str());
+    if (q.cost_scale != 1 && run.rank == 0)
+      std::fprintf(stderr,
+                   "warning: %s: costs are fractional: solved multiplied by %.17g and rounded "
+                   "(largest relative rounding error %.3g); the request's answer (--output, "
+                   "--output-proto) is in its own units\n",
+                   settings.problem_path.c_str(), q.cost_scale, q.max_rounding_error);
     // The request's own timeout, when shorter than the command line's.
     if (q.timeout_seconds && (settings.time_limit <= 0 || *q.timeout_seconds < settings.time_limit))
       run.stop.reserve(settings.time_limit > 0 ? settings.time_limit - *q.timeout_seconds : 0);
@@ -115,6 +121,13 @@ std::optional<int> read_input(Run& run, Problem& problem) {
 bool report(Run& run, const Problem& problem, const SolveResult& result) {
   run.status = status_name(result.status);
   run.solve_status = result.status;
+  // A request whose costs were rounded: the proof is of the rounded problem, not the given one.
+  std::string note = result.note;
+  if (result.status == SolveStatus::kOptimal && run.request &&
+      run.request->max_rounding_error > 0) {
+    run.status = status_name(SolveStatus::kFeasible);
+    note = "optimal for the rounded costs only (" + note + ")";
+  }
   {
     std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
     run.neighbourhoods = result.neighbourhoods;
@@ -141,8 +154,7 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
   run.log.info("final: cost %s, peak %s / limit %s, %zu forbidden picks, status %s%s%s",
                to_string(e.cost).c_str(), to_string(e.peak_usage).c_str(),
                problem.usage_limit() ? std::to_string(*problem.usage_limit()).c_str() : "none",
-               e.forbidden_picks, run.status.c_str(), result.note.empty() ? "" : ": ",
-               result.note.c_str());
+               e.forbidden_picks, run.status.c_str(), note.empty() ? "" : ": ", note.c_str());
   if (const auto bound = run.store.bound())
     run.log.info("certified lower bound %s, gap %.4f%%", to_string(*bound).c_str(),
                  100 * relative_gap(e.cost, *bound));

@@ -69,15 +69,30 @@ RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveS
   }
   out.s_val = a;
   out.peak_usage = e.peak_usage;
-  out.cost = static_cast<double>(e.cost) + q.offset;
+  out.cost = (static_cast<double>(e.cost) + q.offset) / q.cost_scale;
   if (q.budget && q.overbudget_coeff && e.peak_usage > *q.budget) {
     out.overbudget_cost = *q.overbudget_coeff * static_cast<double>(e.peak_usage - *q.budget);
     out.cost += out.overbudget_cost;
     if (out.status == SolveStatus::kOptimal) out.status = SolveStatus::kFeasible;
     say("the soft budget cannot be met: answered at the least peak any assignment reaches");
   }
-  if (bound && !(q.overbudget_coeff && q.budget && problem.usage_limit() != q.budget))
-    out.lower_bound = static_cast<double>(*bound) + q.offset;
+  // Rounded costs: the problem solved is not quite the one given, so neither its proof nor
+  // its bound holds for the request as they stand.
+  const bool rounded = q.max_rounding_error > 0;
+  if (rounded) {
+    if (out.status == SolveStatus::kOptimal) {
+      out.status = SolveStatus::kFeasible;
+      say("optimal for the costs scaled by " + request_number(q.cost_scale) +
+          " and rounded, within a relative rounding error of " +
+          request_number(q.max_rounding_error) + " per cost; not proven for the costs as given");
+    } else {
+      say("costs scaled by " + request_number(q.cost_scale) +
+          " and rounded, within a relative rounding error of " +
+          request_number(q.max_rounding_error) + " per cost");
+    }
+  }
+  if (bound && !rounded && !(q.overbudget_coeff && q.budget && problem.usage_limit() != q.budget))
+    out.lower_bound = (static_cast<double>(*bound) + q.offset) / q.cost_scale;
   out.peak_times = peak_times(problem, a, e.peak_usage);
   if (q.max_cost && !(out.cost < *q.max_cost)) {
     say("no answer cheaper than max_cost " + request_number(*q.max_cost) + " (best " +

@@ -63,6 +63,7 @@ class Conversion {
     out_.name = !r_.request_name().empty() ? r_.request_name() : r_.module_name();
     check_shape();
     live_intervals();
+    choose_cost_scale();
     node_tables();
     budget();
     builder_.emplace(out_.name);
@@ -73,6 +74,8 @@ class Conversion {
     aliases();
     hint_and_settings();
     ignored_fields();
+    out_.cost_scale = f_.scale();
+    out_.max_rounding_error = f_.max_rounding_error();
     out_.problem = std::move(*builder_).build();
     return std::move(out_);
   }
@@ -170,6 +173,35 @@ class Conversion {
     }
   }
 
+  // Costs as integers, never changed in silence: unchanged when every finite cost is an
+  // integer; otherwise multiplied by a power of two (exact in floating point), the least
+  // that keeps each nonzero cost's rounding error within 1e-9 of it (at least 5e8 once
+  // scaled), but no more than keeps the largest finite cost within 10^17, a tenth of XLA's
+  // infinity (10^18, which stays forbidden). Where both cannot hold, the largest scale
+  // within that cap; the answer then says how far rounding moved any cost.
+  void choose_cost_scale() {
+    double least = INFINITY, most = 0;
+    bool integral = true;
+    const auto see = [&](double c) {
+      if (!std::isfinite(c) || c >= static_cast<double>(kForbidden) || c == 0) return;
+      integral = integral && c == std::trunc(c);
+      least = std::min(least, std::abs(c));
+      most = std::max(most, std::abs(c));
+    };
+    for (std::size_t v = 0; v < n_; ++v)
+      for (int s = 0; s < static_cast<int>(f_.s_len(v)); ++s)
+        see(r_.computation_costs(static_cast<int>(v)).costs(s) +
+            (r_.communication_costs().empty()
+                 ? 0.0
+                 : r_.communication_costs(static_cast<int>(v)).costs(s)));
+    for (const auto& table : r_.resharding_costs())
+      for (const double c : table.costs()) see(c);
+    if (integral || most == 0) return;
+    const int fine = static_cast<int>(std::ceil(std::log2(5e8 / least)));
+    const int cap = static_cast<int>(std::floor(std::log2(1e17 / most)));
+    f_.set_scale(std::ldexp(1.0, std::clamp(std::min(fine, cap), 0, 1000)));
+  }
+
   // Nodes' tables, and the least-memory usage per step (for a soft budget that cannot be met).
   void node_tables() {
     costs_.resize(n_);
@@ -224,7 +256,7 @@ class Conversion {
       table_.resize(size);
       Cost least_entry = kForbidden;
       for (std::size_t i = 0; i < size; ++i) {
-        table_[i] = f_.to_cost(t[static_cast<int>(i)], [&] {
+        table_[i] = f_.scaled_cost(t[static_cast<int>(i)], [&] {
           return at("resharding_costs", static_cast<std::size_t>(e), i);
         });
         if (!is_forbidden(table_[i])) least_entry = std::min(least_entry, table_[i]);

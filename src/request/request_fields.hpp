@@ -22,6 +22,11 @@ class Fields {
  public:
   Fields(const Request& r, const std::string& source) : r_(r), source_(source) {}
   void set_nodes(std::size_t n) { n_ = n; }
+  // Costs are multiplied by `scale` before they are rounded (see choose_cost_scale).
+  void set_scale(double scale) { scale_ = scale; }
+  double scale() const { return scale_; }
+  // The largest relative error the rounding of a scaled cost made so far.
+  double max_rounding_error() const { return max_error_; }
 
   [[noreturn]] void refuse(const std::string& where, const std::string& what) const {
     throw InputError(source_ + ": " + where + ": " + what);
@@ -39,6 +44,17 @@ class Fields {
     if (x >= static_cast<double>(kForbidden)) return kForbidden;
     if (x <= -9.2e18) refuse(where(), "cost " + request_number(x) + " is out of range");
     return static_cast<Cost>(std::llround(x));
+  }
+  // A cost in the request's units as the problem's: 10^18 or more (or +inf) forbidden, as
+  // XLA's infinity; otherwise scaled and rounded, the relative error kept.
+  template <class Where>
+  Cost scaled_cost(double x, Where&& where) const {
+    if (std::isnan(x) || x >= static_cast<double>(kForbidden)) return to_cost(x, where);
+    const double y = x * scale_;
+    const Cost c = to_cost(y, where);
+    if (y != 0)
+      max_error_ = std::max(max_error_, std::abs(static_cast<double>(c) - y) / std::abs(y));
+    return c;
   }
 
   // The per-node cost lists have one entry per node and s_len[v] costs each.
@@ -67,7 +83,7 @@ class Fields {
       c += m;
     }
     if (c < 0) refuse(where(), "negative node cost " + request_number(c));
-    return to_cost(c, where);
+    return scaled_cost(c, where);
   }
   Usage node_usage(std::size_t v, int s) const {
     if (r_.memory_costs().empty()) return 0;
@@ -110,6 +126,8 @@ class Fields {
   const Request& r_;
   const std::string& source_;
   std::size_t n_ = 0;
+  double scale_ = 1;
+  mutable double max_error_ = 0;
 };
 
 }  // namespace iopddl::request_fields

@@ -17,10 +17,11 @@ namespace iopddl {
 
 // A request converted to a Problem, with what it takes to answer it in its own terms.
 //  - Node v of the problem is node v of the request; time t is the request's step t.
-//  - Node costs are computation + communication costs; usages are memory costs; costs are
-//    rounded to integers (at or above 10^18, or infinite: forbidden).
+//  - Node costs are computation + communication costs; usages are memory costs. Costs at
+//    or above 10^18 (or infinite) are forbidden; the others are integers as given, or,
+//    where any is fractional, multiplied by `cost_scale` (a power of two) and rounded.
 //  - Each resharding table is shifted by its minimum (XLA emits a few negative entries):
-//    a request's cost is the problem's cost plus `offset`.
+//    a request's cost is (the problem's cost + `offset`) / `cost_scale`.
 //  - s_follow[i] = j becomes an edge i-j with 0 on the diagonal and 10^18 elsewhere; an
 //    alias becomes an edge whose entries are value_costs x 10^18.
 //  - A hard budget is the usage limit. A soft one (overbudget_coeff set) is answered at the
@@ -29,8 +30,10 @@ namespace iopddl {
 struct XlaRequest {
   Problem problem;  // (moved out by read_input_file)
   std::string name;
-  double offset = 0;            // request cost = problem cost + offset
-  std::optional<Usage> budget;  // memory_budget when positive
+  double offset = 0;              // request cost = (problem cost + offset) / cost_scale
+  double cost_scale = 1;          // problem cost = request cost x cost_scale, rounded
+  double max_rounding_error = 0;  // the largest relative error that rounding made in a cost
+  std::optional<Usage> budget;    // memory_budget when positive
   std::optional<double> overbudget_coeff;
   std::vector<Strategy> hint;      // s_hint, when it has one entry per node
   std::optional<double> max_cost;  // in the request's units
