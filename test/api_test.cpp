@@ -155,7 +155,7 @@ TEST_CASE("a cancellation from another thread ends a solve without a time limit"
   CHECK(o.cancel.cancelled());
 }
 
-TEST_CASE("hints: a feasible one is an answer at once; one over the limit still ends feasible") {
+TEST_CASE("hints: a feasible one is an answer at once - one over the limit still ends feasible") {
   GeneratorOptions g;
   g.family = Family::kMemory;
   g.nodes = 600;

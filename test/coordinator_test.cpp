@@ -12,7 +12,7 @@ PhaseReport report(bool stop, bool work_left, std::optional<Total> best) {
   return PhaseReport{stop, work_left, best};
 }
 
-TEST_CASE("coordinator: any rank's stop stops all; a deterministic run stops once all are spent") {
+TEST_CASE("coordinator: any rank's stop stops all - a deterministic run stops once all are spent") {
   const std::vector<PhaseReport> going = {report(false, true, 5), report(false, false, 3)};
   CHECK_FALSE(stop_after_phase(going, false));
   CHECK_FALSE(stop_after_phase(going, true));  // rank 0 has work left
@@ -51,7 +51,7 @@ TEST_CASE("coordinator: checkpoints when asked, by period and at the end, only w
   CHECK(checkpoint_due(every10, 7, 6, false, true));
 }
 
-TEST_CASE("coordinator: bound rounds take their share of the phase; ranks repair in turn") {
+TEST_CASE("coordinator: bound rounds take their share of the phase - ranks repair in turn") {
   CHECK(bound_time_ratio(0.5) == doctest::Approx(1));
   CHECK(bound_time_ratio(0.95) == doctest::Approx(9));  // capped at 0.9
   CHECK(another_bound_round(false, false, 0.5, 1, 1));

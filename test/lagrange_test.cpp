@@ -40,7 +40,7 @@ TEST_CASE("TRW-S eliminates trees exactly: optimal without any pass, tight bound
   }
 }
 
-TEST_CASE("TRW-S bounds loopy problems from below; priced 1-opt never raises the energy") {
+TEST_CASE("TRW-S bounds loopy problems from below - priced 1-opt never raises the energy") {
   Rng rng(8);
   for (int round = 0; round < 100; ++round) {
     test::TinySpec spec;

@@ -362,11 +362,20 @@ TEST_CASE("bad requests are refused with the field named") {
   CHECK(refusal(std::string("\x08\x01\x1a\x05", 4)).find("not a binary") != std::string::npos);
 }
 
-TEST_CASE("ignored fields are named, not dropped in silence") {
-  const XlaRequest q =
-      read_request("r", bytes_of("num_nodes: 1 s_len: 1 computation_costs { costs: 1 } "
-                                 "departure_costs { costs: 1 } makespan_coeff { coeff: 2 }"));
-  CHECK(q.ignored == std::vector<std::string>{"departure_costs", "makespan_coeff"});
+TEST_CASE("unsupported fields refuse the request unless asked, harmless ones are named") {
+  const std::string text = "num_nodes: 1 s_len: 1 computation_costs { costs: 1 } "
+                           "departure_costs { costs: 1 } makespan_coeff { coeff: 2 } "
+                           "saltiplier: 0.5";
+  CHECK(refusal(text) ==
+        "bad.textproto: departure_costs, makespan_coeff: not supported by iopddl, and the answer "
+        "would leave them out of the problem (--ignore-unsupported-fields solves without them)");
+  RequestOptions ignore;
+  ignore.ignore_unsupported_fields = true;
+  CHECK(read_request("r", bytes_of(text), ignore).ignored ==
+        std::vector<std::string>{"departure_costs", "makespan_coeff", "saltiplier"});
+  CHECK(read_request("r", bytes_of("num_nodes: 1 s_len: 1 computation_costs { costs: 1 } "
+                                   "saltiplier: 0.5 compute_iis: true"))
+            .ignored == std::vector<std::string>{"compute_iis", "saltiplier"});
   // A field this version does not know (a newer XLA's), in binary.
   Request r;
   r.set_num_nodes(1);
@@ -375,7 +384,9 @@ TEST_CASE("ignored fields are named, not dropped in silence") {
   std::string data;
   r.SerializeToString(&data);
   data += std::string("\xc0\x02\x01", 3);  // field 40, varint 1
-  CHECK(read_request("r", bytes_of(data)).ignored ==
+  CHECK(refusal(data).find("field 40 (unknown to this version): not supported") !=
+        std::string::npos);
+  CHECK(read_request("r", bytes_of(data), ignore).ignored ==
         std::vector<std::string>{"field 40 (unknown to this version)"});
 }
 

@@ -64,7 +64,7 @@ int run_bound(const RunSettings& settings, const std::string& multipliers_path,
   Problem problem;
   bool read = true;
   try {
-    problem = read_input_file(settings.problem_path, &run.stop, nullptr);
+    problem = read_input_file(settings.problem_path, &run.stop, nullptr, settings.request);
   } catch (const ReadStopped&) {  // the time limit, or a signal: no bound to print
     if (printer)
       std::fprintf(stderr, "error: %s: the %s came while reading it\n",

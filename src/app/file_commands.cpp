@@ -20,6 +20,12 @@
 namespace iopddl::app {
 namespace {
 
+void add_request_flag(CLI::App* cmd, RequestOptions& o) {
+  cmd->add_flag("--ignore-unsupported-fields", o.ignore_unsupported_fields,
+                "For a request: read it without the fields that would change the problem but "
+                "that iopddl does not implement (otherwise the request is refused)");
+}
+
 // A decimal integer within 128 bits (a lower bound may exceed int64 with forbidden picks).
 Total parse_total(const std::string& option, const std::string& text) {
   const std::optional<Total> v = iopddl::parse_total(text);
@@ -30,10 +36,12 @@ Total parse_total(const std::string& option, const std::string& text) {
 struct EvaluateCommand {
   std::string problem, solution, bound;
   bool json = false;
+  RequestOptions request;
   CLI::App* cmd = nullptr;
   void add(CLI::App& app) {
     cmd = app.add_subcommand(
         "evaluate", "Check a solution with the reference evaluator (exit 1 if infeasible)");
+    add_request_flag(cmd, request);
     cmd->add_option("FILE", problem, "Problem file")->required();
     cmd->add_option("SOLUTION", solution,
                     "A contest output (last line [..]) or a JSON result of `solve --output`")
@@ -51,7 +59,7 @@ struct EvaluateCommand {
       std::fprintf(stderr, "error: %s\n", e.what());
       return kExitUsage;
     }
-    const Problem p = read_input_file(problem, nullptr, nullptr);
+    const Problem p = read_input_file(problem, nullptr, nullptr, request);
     const Evaluation e = evaluate(p, read_solution(solution));
     const std::string report = json ? format_report_json(e, b) : format_report(e, b);
     const bool above = b && e.valid && *b > e.cost;  // then one of the two is wrong
@@ -64,9 +72,11 @@ struct InfoCommand {
   std::string file;
   std::uint64_t regions = 0;
   OptionTable table;
+  RequestOptions request;
   CLI::App* cmd = nullptr;
   void add(CLI::App& app) {
     cmd = app.add_subcommand("info", "Print instance statistics");
+    add_request_flag(cmd, request);
     cmd->add_option("FILE", file, "Problem file")->required();
     table.unsigned_integer(
         "regions", "Also show how the reduced graph splits into this many regions (MPI runs)",
@@ -74,19 +84,21 @@ struct InfoCommand {
     table.bind(*cmd);
   }
   int run() const {
-    return print_text(instance_info(read_input_file(file, nullptr, nullptr), regions));
+    return print_text(instance_info(read_input_file(file, nullptr, nullptr, request), regions));
   }
 };
 
 // `iopddl convert IN OUT`: contest JSON to an XLA request and back.
 struct ConvertCommand {
   std::string input, output, to;
+  RequestOptions request;
   CLI::App* cmd = nullptr;
   void add(CLI::App& app) {
     cmd = app.add_subcommand(
         "convert",
         "Convert between contest JSON and XLA's AutoShardingSolverRequest (either way; the "
         "input's kind is told by content)");
+    add_request_flag(cmd, request);
     cmd->add_option("IN", input, "Contest JSON (or gzipped) or a request (binary or text)")
         ->required();
     cmd->add_option("OUT", output, "Output file")->required();
@@ -122,19 +134,18 @@ struct ConvertCommand {
       std::fprintf(stderr, "error: %s\n", e.what());
       return kExitUsage;
     }
-    std::optional<XlaRequest> request;
-    const Problem p = read_input_file(input, nullptr, &request);
-    if (request) {
-      for (const std::string& field : request->ignored)
+    std::optional<XlaRequest> xla;
+    const Problem p = read_input_file(input, nullptr, &xla, request);
+    if (xla) {
+      for (const std::string& field : xla->ignored)
         std::fprintf(stderr, "warning: %s: %s is not converted\n", input.c_str(), field.c_str());
-      if (request->offset != 0)
-        std::fprintf(stderr, "note: resharding costs were shifted by %.17g in all\n",
-                     request->offset);
-      if (request->cost_scale != 1)
+      if (xla->offset != 0)
+        std::fprintf(stderr, "note: resharding costs were shifted by %.17g in all\n", xla->offset);
+      if (xla->cost_scale != 1)
         std::fprintf(stderr,
                      "warning: %s: costs are fractional: written multiplied by %.17g and rounded "
                      "(largest relative rounding error %.3g)\n",
-                     input.c_str(), request->cost_scale, request->max_rounding_error);
+                     input.c_str(), xla->cost_scale, xla->max_rounding_error);
     }
     std::string text;
     if (kind == "json") {

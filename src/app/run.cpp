@@ -60,7 +60,7 @@ namespace {
 std::optional<int> read_input(Run& run, Problem& problem) {
   const RunSettings& settings = run.settings;
   try {
-    problem = read_input_file(settings.problem_path, &run.stop, &run.request);
+    problem = read_input_file(settings.problem_path, &run.stop, &run.request, settings.request);
   } catch (const ReadStopped& e) {  // the deadline (or a signal, which prints by itself)
     std::fprintf(stderr, "error: %s: the time limit was reached while reading it\n",
                  settings.problem_path.c_str());
@@ -95,7 +95,7 @@ std::optional<int> read_input(Run& run, Problem& problem) {
   if (run.request) {
     const XlaRequest& q = *run.request;
     for (const std::string& field : q.ignored)
-      std::fprintf(stderr, "warning: %s: %s is not used by iopddl\n", settings.problem_path.c_str(),
+      std::fprintf(stderr, "warning: %s: %s is not used by iopddl: the answer leaves it out\n", settings.problem_path.c_str(),
                    field.c_str());
     if (q.cost_scale != 1 && run.rank == 0)
       std::fprintf(stderr,

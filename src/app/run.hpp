@@ -5,6 +5,7 @@
 
 #include "iopddl/options.hpp"
 #include "iopddl/stop.hpp"
+#include "xla_request.hpp"
 
 namespace iopddl::app {
 
@@ -31,6 +32,7 @@ struct RunSettings {
   SolverOptions solver;
   DistributedOptions distributed;  // used by builds with MPI
   std::string settings_text;       // effective options, copied into the JSON result
+  RequestOptions request;          // how an XLA request is read
 };
 
 // Whether this run goes through MPI: launched by mpirun/srun, or checkpoints asked for.

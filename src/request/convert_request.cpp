@@ -56,8 +56,9 @@ bool for_each_live_node(const std::pair<const std::uint8_t*, int>& entry, Visit&
 
 class Conversion {
  public:
-  Conversion(const Request& r, const LiveBytes* live_bytes, const std::string& source)
-      : f_(r, source), r_(r), live_bytes_(live_bytes) {}
+  Conversion(const Request& r, const LiveBytes* live_bytes, const std::string& source,
+             const RequestOptions& options)
+      : f_(r, source), r_(r), live_bytes_(live_bytes), options_(options) {}
 
   XlaRequest run() && {
     out_.name = !r_.request_name().empty() ? r_.request_name() : r_.module_name();
@@ -350,14 +351,36 @@ class Conversion {
   }
 
   // What is set but not used, said rather than dropped.
+  // What is set but not used, said rather than dropped: fields that leave the answer as it
+  // is are named; fields that would change the problem refuse the request unless asked.
   void ignored_fields() {
+    std::vector<std::string> unsupported;
     const auto ignore = [&](bool set, const char* field) {
       if (set) out_.ignored.emplace_back(field);
     };
-    ignore(!r_.departure_costs().empty(), "departure_costs");
-    ignore(!r_.duration_costs().empty(), "duration_costs");
-    ignore(r_.has_makespan_coeff(), "makespan_coeff");
-    ignore(r_.has_max_departures(), "max_departures");
+    const auto changes = [&](bool set, const char* field) {
+      if (set) unsupported.emplace_back(field);
+    };
+    changes(!r_.departure_costs().empty(), "departure_costs");
+    changes(!r_.duration_costs().empty(), "duration_costs");
+    changes(r_.has_makespan_coeff(), "makespan_coeff");
+    changes(r_.has_max_departures(), "max_departures");
+    const auto& unknown = r_.GetReflection()->GetUnknownFields(r_);
+    for (int i = 0; i < unknown.field_count(); ++i)
+      unsupported.push_back("field " + std::to_string(unknown.field(i).number()) +
+                            " (unknown to this version)");
+    std::sort(unsupported.begin(), unsupported.end());
+    unsupported.erase(std::unique(unsupported.begin(), unsupported.end()), unsupported.end());
+    if (!unsupported.empty() && !options_.ignore_unsupported_fields) {
+      std::string list;
+      for (const std::string& f : unsupported) list += (list.empty() ? "" : ", ") + f;
+      const bool one = unsupported.size() == 1;
+      f_.refuse(list, std::string("not supported by iopddl, and the answer would leave ") +
+                          (one ? "it" : "them") +
+                          " out of the problem (--ignore-unsupported-fields solves without " +
+                          (one ? "it" : "them") + ")");
+    }
+    out_.ignored = unsupported;
     ignore(r_.has_coeff_limit(), "coeff_limit");
     ignore(r_.compute_iis(), "compute_iis");
     ignore(r_.saltiplier() != 0, "saltiplier");
@@ -366,10 +389,6 @@ class Conversion {
            "live_edges, edge_intervals, edge_groups and memory_edge_costs "
            "(enable_memory_edge_costs is off)");
     ignore(!r_.peak_times().empty(), "peak_times");
-    const auto& unknown = r_.GetReflection()->GetUnknownFields(r_);
-    for (int i = 0; i < unknown.field_count(); ++i)
-      out_.ignored.push_back("field " + std::to_string(unknown.field(i).number()) +
-                             " (unknown to this version)");
     std::sort(out_.ignored.begin(), out_.ignored.end());
     out_.ignored.erase(std::unique(out_.ignored.begin(), out_.ignored.end()), out_.ignored.end());
   }
@@ -377,6 +396,7 @@ class Conversion {
   Fields f_;
   const Request& r_;
   const LiveBytes* live_bytes_;
+  RequestOptions options_;
   XlaRequest out_;
   std::size_t n_ = 0;
   std::vector<std::int64_t> lo_, hi_;  // live intervals
@@ -394,8 +414,8 @@ class Conversion {
 }  // namespace
 
 XlaRequest convert_request(const Request& r, const LiveBytes* live_bytes,
-                           const std::string& source) {
-  return Conversion(r, live_bytes, source).run();
+                           const std::string& source, const RequestOptions& options) {
+  return Conversion(r, live_bytes, source, options).run();
 }
 
 }  // namespace iopddl

@@ -64,7 +64,8 @@ bool is_request(const FileBytes& bytes) {
   return input_kind(bytes.data(), bytes.size) != InputKind::kJson;
 }
 
-XlaRequest read_request(const std::string& path, const FileBytes& bytes) {
+XlaRequest read_request(const std::string& path, const FileBytes& bytes,
+                        const RequestOptions& options) {
   Request r;
   if (printable(bytes)) {
     google::protobuf::TextFormat::Parser parser;
@@ -77,21 +78,21 @@ XlaRequest read_request(const std::string& path, const FileBytes& bytes) {
     if (bytes.size > static_cast<std::size_t>(INT32_MAX) || !parser.Parse(&text, &r))
       throw InputError(path + ": not a text-format AutoShardingSolverRequest (nor contest JSON): " +
                        (error.text.empty() ? "parse error" : error.text));
-    return convert_request(r, nullptr, path);
+    return convert_request(r, nullptr, path, options);
   }
   LiveBytes live;
   std::string rest;
   if (bytes.size > static_cast<std::size_t>(INT32_MAX) ||
       !split_live(bytes.data(), bytes.size, live, rest) || !r.ParseFromString(rest))
     throw InputError(path + ": not a binary AutoShardingSolverRequest (nor contest JSON)");
-  return convert_request(r, &live, path);
+  return convert_request(r, &live, path, options);
 }
 
 Problem read_input_file(const std::string& path, const StopControl* stop,
-                        std::optional<XlaRequest>* request) {
+                        std::optional<XlaRequest>* request, const RequestOptions& options) {
   FileBytes bytes = read_file_bytes(path, 64, stop);
   if (!is_request(bytes)) return parse_problem(bytes.data(), bytes.size, path, stop);
-  XlaRequest q = read_request(path, bytes);
+  XlaRequest q = read_request(path, bytes, options);
   Problem p = std::move(q.problem);
   if (request != nullptr) *request = std::move(q);
   return p;

@@ -39,7 +39,17 @@ struct XlaRequest {
   std::optional<double> max_cost;  // in the request's units
   std::optional<double> timeout_seconds;
   bool deterministic = false;
-  std::vector<std::string> ignored;  // fields set that iopddl does not use, by name
+  // Fields set that iopddl does not use, by name: those that do not change the answer, and,
+  // with RequestOptions::ignore_unsupported_fields, those that would.
+  std::vector<std::string> ignored;
+};
+
+// How a request is read. A field that would change the problem (the objective or the
+// constraints) but that iopddl does not implement, or one this version does not know, makes
+// the request refused by name, unless `ignore_unsupported_fields`: then the problem is
+// solved without it and the field is named in XlaRequest::ignored.
+struct RequestOptions {
+  bool ignore_unsupported_fields = false;
 };
 
 // Whether `bytes` hold a request rather than contest JSON: anything whose first
@@ -48,12 +58,13 @@ bool is_request(const FileBytes& bytes);
 
 // Reads a request file: text format when it is all printable text, binary otherwise.
 // Throws InputError naming the file and the offending field.
-XlaRequest read_request(const std::string& path, const FileBytes& bytes);
+XlaRequest read_request(const std::string& path, const FileBytes& bytes,
+                        const RequestOptions& options = {});
 
 // Reads contest JSON (plain or gzipped) or a request, told apart by content. For a request,
 // `request` (when not null) receives the rest of it; its `problem` is moved into the result.
 Problem read_input_file(const std::string& path, const StopControl* stop,
-                        std::optional<XlaRequest>* request);
+                        std::optional<XlaRequest>* request, const RequestOptions& options = {});
 
 // `problem` as a request (followers and aliases recovered from 10^18 patterns, parallel
 // edges summed), serialized in text format or binary.
