@@ -188,6 +188,79 @@ void write_checkpoint(Checkpoint c, const std::string& path, const IncumbentStor
   }
 }
 
+// Rank 0's checkpoint after a phase: the incumbent (added when written), the portfolio's
+// memory prices, the certified bound and the coordinator's multipliers, so that a resumed
+// run continues the ascent.
+Checkpoint phase_checkpoint(const Problem& p, std::uint64_t print,
+                            const std::vector<double>& prices, const IncumbentStore& store,
+                            const BoundRounds* bounds, const Portfolio& portfolio,
+                            std::uint64_t seed, double elapsed, std::uint64_t rounds) {
+  Checkpoint c;
+  c.fingerprint = print;
+  c.instance = p.name();
+  c.prices = prices;
+  if (store.bound()) c.lower_bound = to_string(*store.bound());
+  if (bounds) {
+    c.bound_multipliers = bounds->coordinator.ascent().memory();
+    c.agreement_multipliers = bounds->coordinator.ascent().agreement();
+  } else {
+    c.bound_multipliers = portfolio.bound_multipliers();
+  }
+  c.seed = seed;
+  c.elapsed = elapsed;
+  c.rounds = rounds;
+  return c;
+}
+
+// Rank 0 logs each rank's peak memory and the distributed bound's rounds (collective).
+void log_end(int rank, const BoundRounds* bounds, Log& log, MPI_Comm comm) {
+  const std::string memory = peak_memory(comm);
+  if (rank != 0) return;
+  log.info("peak memory per rank (MiB): %s", memory.c_str());
+  if (bounds)
+    log.info("distributed bound: %llu rounds over %zu regions",
+             static_cast<unsigned long long>(bounds->rounds), bounds->coordinator.regions());
+}
+
+// The run's result on every rank: feasible if rank 0's store holds an answer, optimal when
+// its certified bound meets the cost.
+SolveResult end_result(const IncumbentStore& store, const Portfolio& portfolio) {
+  SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
+                   portfolio.neighbourhood_reports());
+  if (store.proven_optimal()) {
+    done.status = SolveStatus::kOptimal;
+    done.note = BoundWorker::optimality_note(store);
+  }
+  return done;
+}
+
+// Presolve may stop at the time limit on one rank and not on another, and exact mode may
+// be cut short on one (a signal): go on only if every rank has a reduced problem, and skip
+// the search only if every rank has the proof.
+bool search_needed(const Portfolio& portfolio, const SolveResult& result, MPI_Comm comm) {
+  int ready = portfolio.ready();
+  MPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_LAND, comm);
+  if (!ready) return false;
+  int optimal = result.status == SolveStatus::kOptimal;
+  MPI_Allreduce(MPI_IN_PLACE, &optimal, 1, MPI_INT, MPI_LAND, comm);
+  return !optimal;
+}
+
+// The regions (one per rank) and the bound: split over them when their cut is narrow
+// (the rounds, returned), otherwise rank 0's bound worker bounds the whole problem beside
+// its workers, as a single process does (null).
+std::unique_ptr<BoundRounds> split_bound_rounds(Portfolio& portfolio, const SolverOptions& options,
+                                                int size, Log& log, MPI_Comm comm) {
+  const Reduced& r = portfolio.reduced();
+  const Partition part = shared_regions(r, comm);
+  const std::string summary = part.summary();
+  log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
+  if (options.bound.share <= 0 || !split_bound(part, r, options.bound, log)) return nullptr;
+  auto bounds = std::make_unique<BoundRounds>(r, part, options, comm);
+  portfolio.drop_bound();
+  return bounds;
+}
+
 }  // namespace
 
 SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
@@ -209,26 +282,8 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   Portfolio portfolio(p, o, log, rank * o.threads);
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kInfeasible) return result;  // the same on every rank
-  // Presolve may stop at the time limit on one rank and not on another, and exact mode may
-  // be cut short on one (a signal): go on only if every rank has a reduced problem, and
-  // skip the search only if every rank has the proof.
-  int ready = portfolio.ready();
-  MPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_LAND, comm);
-  if (!ready) return result;
-  int optimal = result.status == SolveStatus::kOptimal;
-  MPI_Allreduce(MPI_IN_PLACE, &optimal, 1, MPI_INT, MPI_LAND, comm);
-  if (optimal) return result;
-  const Reduced& r = portfolio.reduced();
-  const Partition part = shared_regions(r, comm);
-  const std::string summary = part.summary();
-  log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
-  // The bound: split over the ranks' regions when their cut is narrow, otherwise rank 0's
-  // bound worker bounds the whole problem beside its workers, as a single process does.
-  std::unique_ptr<BoundRounds> bounds;
-  if (options.bound.share > 0 && split_bound(part, r, options.bound, log)) {
-    bounds = std::make_unique<BoundRounds>(r, part, options, comm);
-    portfolio.drop_bound();
-  }
+  if (!search_needed(portfolio, result, comm)) return result;
+  std::unique_ptr<BoundRounds> bounds = split_bound_rounds(portfolio, options, size, log, comm);
   if (resume) apply_resume(*resume, d, p, portfolio, bounds.get(), store, log);
 
   double last_checkpoint = stop.elapsed(), phase_seconds = 0;
@@ -255,41 +310,16 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     const bool requested = rank == 0 && checkpoint_request.exchange(false);
     if (rank == 0 && coordinator::checkpoint_due({configured, d.checkpoint_seconds}, stop.elapsed(),
                                                  last_checkpoint, requested, want_stop)) {
-      Checkpoint c;
-      c.fingerprint = print;
-      c.instance = p.name();
-      c.prices = prices;
-      // The certified bound and the coordinator's multipliers, so that a resumed run
-      // continues the ascent.
-      if (store.bound()) c.lower_bound = to_string(*store.bound());
-      if (bounds) {
-        c.bound_multipliers = bounds->coordinator.ascent().memory();
-        c.agreement_multipliers = bounds->coordinator.ascent().agreement();
-      } else {
-        c.bound_multipliers = portfolio.bound_multipliers();
-      }
-      c.seed = o.seed;
-      c.elapsed = stop.elapsed();
-      c.rounds = epoch + 1;
+      Checkpoint c = phase_checkpoint(p, print, prices, store, bounds.get(), portfolio, o.seed,
+                                      stop.elapsed(), epoch + 1);
       last_checkpoint = stop.elapsed();
       write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path,
                        store, log, checkpoint_error);
     }
     if (want_stop) break;
   }
-  const std::string memory = peak_memory(comm);
-  if (rank == 0) {
-    log.info("peak memory per rank (MiB): %s", memory.c_str());
-    if (bounds)
-      log.info("distributed bound: %llu rounds over %zu regions",
-               static_cast<unsigned long long>(bounds->rounds), bounds->coordinator.regions());
-  }
-  SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
-                   portfolio.neighbourhood_reports());
-  if (store.proven_optimal()) {  // rank 0's certified bound meets the cost
-    done.status = SolveStatus::kOptimal;
-    done.note = BoundWorker::optimality_note(store);
-  }
+  log_end(rank, bounds.get(), log, comm);
+  SolveResult done = end_result(store, portfolio);
   done.work = portfolio.work();
   return done;
 }
