@@ -17,14 +17,25 @@ namespace iopddl {
 
 constexpr std::size_t kEliminationMaxNodes = 5000;
 
-std::string instance_info(const Problem& p, std::size_t regions) {
-  std::string out;
-  char line[256];
-  auto add = [&](const char* fmt, auto... args) {
+namespace {
+
+// Lines of text, each added from a printf format.
+class Lines {
+ public:
+  template <class... Args>
+  void add(const char* fmt, Args... args) {
+    char line[256];
     std::snprintf(line, sizeof line, fmt, args...);
     out += line;
     out += '\n';
-  };
+  }
+  std::string out;
+};
+
+// The instance as given: sizes, tables, forbidden entries, degrees, time and memory.
+void input_lines(const Problem& p, Lines& lines) {
+  std::string& out = lines.out;
+  const auto add = [&](const char* fmt, auto... args) { lines.add(fmt, args...); };
   const std::size_t n = p.num_nodes();
   std::size_t max_k = 0;
   for (NodeId v = 0; v < n; ++v) max_k = std::max<std::size_t>(max_k, p.strategies(v));
@@ -72,6 +83,12 @@ std::string instance_info(const Problem& p, std::size_t regions) {
     add("usage limit          none");
     add("min-usage peak       %s", to_string(least.peak_usage).c_str());
   }
+}
+
+// What presolve makes of it, and the core's hardness for exact search.
+void presolve_lines(const Problem& p, std::size_t regions, Lines& lines) {
+  std::string& out = lines.out;
+  const auto add = [&](const char* fmt, auto... args) { lines.add(fmt, args...); };
   Reduced r = Reduced::build(p);
   std::size_t strategies = 0, max_rk = 0;
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
@@ -105,7 +122,15 @@ std::string instance_info(const Problem& p, std::size_t regions) {
         dp == UINT64_MAX ? "more than 2^64" : std::to_string(dp).c_str());
   }
   if (regions > 0) out += make_regions(r, regions).summary();
-  return out;
+}
+
+}  // namespace
+
+std::string instance_info(const Problem& p, std::size_t regions) {
+  Lines lines;
+  input_lines(p, lines);
+  presolve_lines(p, regions, lines);
+  return lines.out;
 }
 
 }  // namespace iopddl
