@@ -30,6 +30,45 @@ void check_options(const RunOptions& o) {
 
 }  // namespace
 
+namespace {
+
+// The result of a finished solve: the store's answer judged by the reference evaluator and
+// the cutoff.
+RunResult judged_result(const Problem& problem, const RunOptions& o, const SolveResult& solved,
+                        const IncumbentStore& store, double seconds) {
+  RunResult result;
+  result.status = solved.status;
+  result.note = solved.note;
+  result.work = solved.work;
+  result.improvements = store.history();
+  result.bounds = store.bound_history();
+  result.bound = store.bound();
+  result.seconds = seconds;
+  if (!store.has_solution()) {
+    if (result.status != SolveStatus::kInfeasible) result.status = SolveStatus::kNoSolution;
+    return result;
+  }
+  std::vector<Strategy> a = store.assignment();
+  const Evaluation e = evaluate(problem, a);
+  if (!e.feasible)  // the store only takes answers it checked: a bug if this ever happens
+    throw std::logic_error("internal error: the solver's answer is not feasible: " +
+                           (e.valid ? std::string("over the usage limit") : e.error));
+  if (o.cost_cutoff && e.cost >= *o.cost_cutoff) {
+    result.status = SolveStatus::kNoSolution;
+    result.note = "no answer cheaper than the cutoff " + to_string(*o.cost_cutoff) +
+                  " (best found " + to_string(e.cost) + ")";
+    return result;
+  }
+  result.assignment = std::move(a);
+  result.cost = e.cost;
+  result.peak_usage = e.peak_usage;
+  result.peak_time = e.peak_time;
+  result.gap = store.gap();
+  return result;
+}
+
+}  // namespace
+
 RunResult solve(const Problem& problem, const RunOptions& o) {
   check_options(o);
   if (!o.hint.empty()) {
@@ -53,7 +92,6 @@ RunResult solve(const Problem& problem, const RunOptions& o) {
       }
     });
   Log log(o.log, &stop);
-  RunResult result;
   SolveResult solved;
   try {
     solved = solve(problem, o.solver, stop, store, log, o.hint);
@@ -65,34 +103,7 @@ RunResult solve(const Problem& problem, const RunOptions& o) {
     solved = SolveResult(SolveStatus::kFeasible, std::string("internal error: ") + e.what());
   }
   if (thrown) std::rethrow_exception(thrown);
-  result.status = solved.status;
-  result.note = solved.note;
-  result.work = solved.work;
-  result.improvements = store.history();
-  result.bounds = store.bound_history();
-  result.bound = store.bound();
-  result.seconds = stop.elapsed();
-  if (!store.has_solution()) {
-    if (result.status != SolveStatus::kInfeasible) result.status = SolveStatus::kNoSolution;
-    return result;
-  }
-  std::vector<Strategy> a = store.assignment();
-  const Evaluation e = evaluate(problem, a);
-  if (!e.feasible)  // the store only takes answers it checked: a bug if this ever happens
-    throw std::logic_error("internal error: the solver's answer is not feasible: " +
-                           (e.valid ? std::string("over the usage limit") : e.error));
-  if (o.cost_cutoff && e.cost >= *o.cost_cutoff) {
-    result.status = SolveStatus::kNoSolution;
-    result.note = "no answer cheaper than the cutoff " + to_string(*o.cost_cutoff) +
-                  " (best found " + to_string(e.cost) + ")";
-    return result;
-  }
-  result.assignment = std::move(a);
-  result.cost = e.cost;
-  result.peak_usage = e.peak_usage;
-  result.peak_time = e.peak_time;
-  result.gap = store.gap();
-  return result;
+  return judged_result(problem, o, solved, store, stop.elapsed());
 }
 
 }  // namespace iopddl
