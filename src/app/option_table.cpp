@@ -220,6 +220,47 @@ void OptionTable::bind(CLI::App& cmd) {
   }
 }
 
+namespace {
+
+// `line` up to a '#' outside a quoted string.
+std::string without_comment(const std::string& line) {
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\\' && quoted)
+      ++i;
+    else if (line[i] == '"')
+      quoted = !quoted;
+    else if (line[i] == '#' && !quoted)
+      return line.substr(0, i);
+  }
+  return line;
+}
+
+}  // namespace
+
+// The text a config file's `raw` value gives entry `e` (a string unquoted and unescaped),
+// checked against the entry's kind; `where` names the file, line and key.
+std::string OptionTable::config_value(const Entry& e, const std::string& raw,
+                                      const std::string& where) {
+  const bool is_string = raw.size() >= 2 && raw.front() == '"' && raw.back() == '"';
+  if (e.kind == Kind::kString) {
+    if (!is_string) throw OptionError(where + ": expected a quoted string, found " + raw);
+    std::string value;
+    for (std::size_t i = 1; i + 1 < raw.size(); ++i) {
+      if (raw[i] == '\\' && i + 2 < raw.size()) ++i;
+      value += raw[i];
+    }
+    return value;
+  }
+  if (e.kind == Kind::kList && (raw.size() < 2 || raw.front() != '[' || raw.back() != ']'))
+    throw OptionError(where + ": expected a list [a, b, ...], found " + raw);
+  if (e.kind != Kind::kList && is_string)
+    throw OptionError(where + ": expected " +
+                      (e.kind == Kind::kFlag ? "true or false" : "a number") + ", found a string " +
+                      raw);
+  return raw;
+}
+
 void OptionTable::read_config(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
@@ -236,19 +277,7 @@ void OptionTable::read_config(const std::string& path) {
   std::string line, section;
   for (int number = 1; std::getline(in, line); ++number) {
     const std::string where = path + ":" + std::to_string(number) + ": ";
-    // Strip a comment: a '#' outside a quoted string.
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      if (line[i] == '\\' && quoted) {
-        ++i;
-      } else if (line[i] == '"') {
-        quoted = !quoted;
-      } else if (line[i] == '#' && !quoted) {
-        line.resize(i);
-        break;
-      }
-    }
-    line = trim(line);
+    line = trim(without_comment(line));
     if (line.empty()) continue;
     if (line.front() == '[') {
       if (line.back() != ']') throw OptionError(where + "expected [section], found " + line);
@@ -265,23 +294,7 @@ void OptionTable::read_config(const std::string& path) {
       throw OptionError(where + "unknown key \"" + key + "\" (--dump-config lists the keys)");
     if (!seen.insert(key).second) throw OptionError(where + key + ": given twice");
     const Entry& e = *it->second;
-    std::string value = raw;
-    const bool is_string = raw.size() >= 2 && raw.front() == '"' && raw.back() == '"';
-    if (e.kind == Kind::kString) {
-      if (!is_string) throw OptionError(where + key + ": expected a quoted string, found " + raw);
-      value.clear();
-      for (std::size_t i = 1; i + 1 < raw.size(); ++i) {
-        if (raw[i] == '\\' && i + 2 < raw.size()) ++i;
-        value += raw[i];
-      }
-    } else if (e.kind == Kind::kList) {
-      if (raw.size() < 2 || raw.front() != '[' || raw.back() != ']')
-        throw OptionError(where + key + ": expected a list [a, b, ...], found " + raw);
-    } else if (is_string) {
-      throw OptionError(where + key + ": expected " +
-                        (e.kind == Kind::kFlag ? "true or false" : "a number") +
-                        ", found a string " + raw);
-    }
+    const std::string value = config_value(e, raw, where + key);
     if (given_.count(key)) continue;  // the command line wins
     try {
       e.set(value);

@@ -46,6 +46,7 @@ class OptionTable {
     std::function<std::string()> show;            // the current value, as TOML
     std::string short_name = "";                  // a one-letter alias on the command line
   };
+  static std::string config_value(const Entry& e, const std::string& raw, const std::string& where);
 
   void flag(std::string key, std::string help, bool& field, std::string group = "");
   void integer(std::string key, std::string help, int& field, int lo, int hi,
