@@ -1,6 +1,10 @@
 // The request's fields read with their checks (for convert_request.cpp).
 #pragma once
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -130,4 +134,61 @@ class Fields {
   mutable double max_error_ = 0;
 };
 
+// Calls visit(v) for each node of one encoded Nodes message (packed or not). False if
+// the bytes are malformed.
+template <class Visit>
+bool for_each_live_node(const std::pair<const std::uint8_t*, int>& entry, Visit&& visit) {
+  namespace io = google::protobuf::io;
+  using google::protobuf::internal::WireFormatLite;
+  io::CodedInputStream in(entry.first, entry.second);
+  for (;;) {
+    const std::uint32_t tag = in.ReadTag();
+    if (tag == 0) return in.CurrentPosition() == entry.second;
+    std::uint64_t v = 0;
+    if (tag == WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_VARINT)) {
+      if (!in.ReadVarint64(&v)) return false;
+      visit(static_cast<std::int64_t>(v));
+    } else if (tag == WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_LENGTH_DELIMITED)) {
+      std::uint32_t length = 0;
+      if (!in.ReadVarint32(&length)) return false;
+      const auto limit = in.PushLimit(static_cast<int>(length));
+      while (in.BytesUntilLimit() > 0) {
+        if (!in.ReadVarint64(&v)) return false;
+        visit(static_cast<std::int64_t>(v));
+      }
+      in.PopLimit(limit);
+    } else if (!WireFormatLite::SkipField(&in, tag)) {
+      return false;
+    }
+  }
+}
+
+// The scale of a request's costs, never changed in silence: 1 when every finite cost is an
+// integer; otherwise multiplied by a power of two (exact in floating point), the least
+// that keeps each nonzero cost's rounding error within 1e-9 of it (at least 5e8 once
+// scaled), but no more than keeps the largest finite cost within 10^17, a tenth of XLA's
+// infinity (10^18, which stays forbidden). Where both cannot hold, the largest scale
+// within that cap; the answer then says how far rounding moved any cost.
+inline double cost_scale(const Request& r_, std::size_t n_) {
+  double least = INFINITY, most = 0;
+  bool integral = true;
+  const auto see = [&](double c) {
+    if (!std::isfinite(c) || c >= static_cast<double>(kForbidden) || c == 0) return;
+    integral = integral && c == std::trunc(c);
+    least = std::min(least, std::abs(c));
+    most = std::max(most, std::abs(c));
+  };
+  for (std::size_t v = 0; v < n_; ++v)
+    for (int s = 0; s < static_cast<int>(r_.s_len(static_cast<int>(v))); ++s)
+      see(r_.computation_costs(static_cast<int>(v)).costs(s) +
+          (r_.communication_costs().empty()
+               ? 0.0
+               : r_.communication_costs(static_cast<int>(v)).costs(s)));
+  for (const auto& table : r_.resharding_costs())
+    for (const double c : table.costs()) see(c);
+  if (integral || most == 0) return 1;
+  const int fine = static_cast<int>(std::ceil(std::log2(5e8 / least)));
+  const int cap = static_cast<int>(std::floor(std::log2(1e17 / most)));
+  return std::ldexp(1.0, std::clamp(std::min(fine, cap), 0, 1000));
+}
 }  // namespace iopddl::request_fields

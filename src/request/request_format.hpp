@@ -22,8 +22,8 @@ using LiveBytes = std::vector<std::pair<const std::uint8_t*, int>>;
 
 // `r` as a Problem with what it takes to answer it; the live matrix from `live_bytes` when
 // not null (a binary request), else from `r`. Throws InputError naming `source` and the field.
-XlaRequest convert_request(const Request& r, const LiveBytes* live_bytes,
-                           const std::string& source, const RequestOptions& options);
+XlaRequest convert_request(const Request& r, const LiveBytes* live_bytes, const std::string& source,
+                           const RequestOptions& options);
 
 // A request's number as a message shows it: shortest exact form ("2.5", "-4.3e+300").
 std::string request_number(double x);
