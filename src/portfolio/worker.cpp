@@ -25,23 +25,14 @@ void Worker::run(const StopControl& root, IncumbentStore& store, Log& log, std::
 
 void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
   const bool first = rounds_++ == 0;
-  prices_.price(net_);
-  for (int it = 0; it < o_.trws.iterations && !stop.should_stop(); ++it) trws_.iterate(&stop);
+  pricing_.iterate(stop);
   // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
   // O(size) each), except to get a first labelling.
   if (stop.should_stop() && (!first || !best_x_.empty())) return;
-  std::vector<Strategy> x = trws_.round();
-  // TRW-S's rounding follows half-converged messages and leaves many priced 1-opt moves:
-  // on N its labelling's priced energy was 1.2-1.6 times what priced 1-opt from it
-  // reaches.
-  net_.descend(x, o_.trws.descent_passes);
-  // Pricing, rounding and each descent pass read every entry once.
-  stop.charge(1 + (2 + static_cast<std::uint64_t>(o_.trws.descent_passes)) *
-                      (net_.unary_size() + net_.table_size()));
-  if (priced_search_) search_priced(x, stop);
+  std::vector<Strategy> x = pricing_.labelling(stop);
   state_.assign(x);
   const bool was_feasible = state_.feasible();
-  prices_.update(state_, rng_);
+  pricing_.update(state_, rng_);
   // Far over the limit after the first round, leave it to the raised prices (the first
   // round is repaired whatever its excess: the worker needs a start; a polisher does not,
   // it takes answers from the store: on a generated instance of 150,000 nodes its first
@@ -127,23 +118,6 @@ bool Worker::improve(const std::vector<Strategy>& x, const StopControl& stop, In
   return true;
 }
 
-void Worker::search_priced(std::vector<Strategy>& x, const StopControl& stop) {
-  if (priced_skip_ > 0) {
-    --priced_skip_;
-    return;
-  }
-  PricedSearch::Outcome out;
-  priced_stats_.count(stop, [&] {
-    out = priced_search_->run(net_, x, priced_budget_, stop);
-    return std::pair{out.improved ? 1 : 0, static_cast<Total>(std::llround(out.gain))};
-  });
-  const bool paid = out.gain > o_.trws.search_min_gain * std::abs(out.energy);
-  priced_failures_ = paid ? 0 : std::min(priced_failures_ + 1, kMaxBackoff);
-  priced_budget_ = paid ? std::min(2 * priced_budget_, o_.trws.search_nodes)
-                        : std::max<std::uint64_t>(priced_budget_ / 2, 1);
-  priced_skip_ = (1u << priced_failures_) - 1;
-}
-
 bool Worker::polishing() const {
   return polisher_ && !(o_.polisher_hand_over && shared_->stale_polish());
 }
@@ -223,12 +197,11 @@ void Worker::cross(const StopControl& stop, IncumbentStore& store, Log& log) {
 }
 
 void Worker::perturb() {
-  prices_.scatter(rng_);
-  if (rng_.uniform() < o_.trws.reset_share) trws_.reset_messages();
+  pricing_.scatter(rng_);
 }
 
 void Worker::trade(const StopControl& stop, Rng& rng) {
-  std::uint64_t budget = static_cast<std::uint64_t>(o_.compound.budget) * net_.table_size();
+  std::uint64_t budget = static_cast<std::uint64_t>(o_.compound.budget) * pricing_.table_size();
   while (!stop.should_stop() && budget > 0) {
     NeighbourhoodContext c{state_, rng, stop};
     c.budget = budget;

@@ -40,6 +40,7 @@
 #include "iopddl/solve.hpp"
 #include "memory_prices.hpp"
 #include "polish_schedule.hpp"
+#include "priced_labelling.hpp"
 
 namespace iopddl {
 
@@ -85,8 +86,7 @@ class Worker {
         p_(r.original()),
         index_(index),
         state_(r),
-        net_(network),
-        trws_(net_),
+        pricing_(r, index, network, o, price_unit, pricing),
         polish_(polish_neighbourhoods(r, index, o)),
         compound_(r, index, o.compound),
         crossover_(r, o.crossover),
@@ -94,14 +94,10 @@ class Worker {
         rng_(o.seed, 0, static_cast<std::uint64_t>(id)),
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
-        prices_(r, index, pricing, price_unit, o.prices),
         shared_(shared),
         polisher_(polisher && shared != nullptr) {
     if (o.deterministic) meter_.limit = work_units(o.work_limit);
     state_.set_meter(&meter_);
-    if (o.trws.search_nodes > 0 &&
-        r.num_nodes() <= static_cast<std::size_t>(o.trws.search_max_groups))
-      priced_search_.emplace(net_);
   }
 
   // Rounds until `root` says stop, `max_rounds` are done, `until` has passed (checked
@@ -125,12 +121,12 @@ class Worker {
   std::vector<const Neighbourhood*> neighbourhoods() const;
   const std::vector<Strategy>& best() const { return best_x_; }
   // The priced branch-and-bound's statistics; calls 0 where it does not run.
-  const NeighbourhoodStats& priced_search_stats() const { return priced_stats_; }
+  const NeighbourhoodStats& priced_search_stats() const { return pricing_.search_stats(); }
   const WorkMeter& work() const { return meter_; }
   Total best_cost() const { return best_cost_; }
   void adopt(const std::vector<Strategy>& x, Total cost);
-  std::vector<double> prices() const { return prices_.absolute(); }
-  void set_prices(const std::vector<double>& w) { prices_.set_absolute(w); }
+  std::vector<double> prices() const { return pricing_.prices(); }
+  void set_prices(const std::vector<double>& w) { pricing_.set_prices(w); }
 
   // Repairs and improves an assignment from elsewhere (the distributed bound's assembly) under the
   // true limit; keeps it if it beats this worker's best. Returns whether it did.
@@ -138,16 +134,6 @@ class Worker {
                Log& log);
 
  private:
-  // Branch-and-bound on the priced problem from the rounding; its statistics are reported
-  // as those of a neighbourhood (the gain in priced energy).
-  // It runs while it pays: after k calls in a row that lower the energy by less than
-  // trws.search-min-gain of it, the next 2^k - 1 rounds go without; and its node budget
-  // starts at an eighth of trws.search-nodes, doubles after a call that paid and halves
-  // after one that did not. On D every call gained 5-35 %; on generated cores whose rounding
-  // was already near the priced optimum, calls of 10,000 nodes took 1-5 s to gain 10^-6,
-  // and the rounds they slowed missed their polish.
-  void search_priced(std::vector<Strategy>& x, const StopControl& stop);
-
   // Whether this worker acts as a polisher now: a polisher hands over once a pricing worker
   // has polished on stagnation (SolverOptions::polisher_hand_over).
   bool polishing() const;
@@ -202,14 +188,7 @@ class Worker {
   const Problem& p_;
   const MemoryIndex& index_;
   LocalState state_;
-  CostNetwork net_;  // the priced problem: node costs plus memory prices
-  Trws trws_;
-  std::optional<PricedSearch> priced_search_;  // small cores only (trws.search-max-groups)
-  NeighbourhoodStats priced_stats_;
-  static constexpr unsigned kMaxBackoff = 6;  // at least one round in 64 tries it again
-  unsigned priced_failures_ = 0, priced_skip_ = 0;
-  // The next call's nodes: an eighth of trws.search-nodes at first.
-  std::uint64_t priced_budget_ = std::max<std::uint64_t>(o_.trws.search_nodes / 8, 1);
+  PricedLabelling pricing_;                             // the rounds' first step
   std::vector<std::unique_ptr<Neighbourhood>> polish_;  // polish_neighbourhoods()
   Compound compound_;
   Crossing crossover_;
@@ -217,7 +196,6 @@ class Worker {
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;
-  MemoryPrices prices_;
   Total best_cost_ = 0;
   std::vector<Strategy> best_x_;
   int stale_ = 0;
