@@ -90,7 +90,7 @@ bool Worker::polish_shared(const StopControl& stop, IncumbentStore& store, Log& 
 
 std::vector<const Neighbourhood*> Worker::neighbourhoods() const {
   std::vector<const Neighbourhood*> list;
-  for (const auto& n : polish_) list.push_back(n.get());
+  for (const auto& n : polish_.neighbourhoods()) list.push_back(n.get());
   list.push_back(&compound_);
   list.push_back(&crossover_);
   return list;
@@ -136,53 +136,10 @@ void Worker::polish_best(const StopControl& stop, IncumbentStore& store, Log& lo
 
 void Worker::polish(const StopControl& stop, IncumbentStore& store, Log& log) {
   if (o_.lns.windows <= 0) return;
-  // Tree blocks first (cheap, wide), then exact windows (narrow, any shape), again while
-  // the windows improve; every batch that improves is offered at once (the first may
-  // remove a forbidden pick, and the batches after it can take long). While the best
-  // picks a forbidden entry, the windows around the bad picks are what the polish is
-  // for: one round, smaller batches.
   const NeighbourhoodContext c{state_, rng_, stop, best_cost_ >= kForbidden};
-  if (o_.polish.schedule == PolishSchedule::kPayoff) {
-    polish_by_payoff(c, store, log);
-    return;
-  }
-  // Again while a neighbourhood after the first improves.
-  for (bool again = true; again;) {
-    again = false;
-    for (std::size_t i = 0; i < polish_.size(); ++i) {
-      Neighbourhood& n = *polish_[i];
-      while (!stop.should_stop() && !phase_over(stop) && n.run(c) > 0) {
-        memory_descent(state_, rng_, stop);
-        keep_polished(store, log, n.name());
-        if (i > 0) again = !c.forbidden;
-      }
-    }
-  }
-}
-
-void Worker::polish_by_payoff(const NeighbourhoodContext& c, IncumbentStore& store, Log& log) {
-  const StopControl& stop = c.stop;
-  std::vector<bool> dry(polish_.size(), false);
-  while (!stop.should_stop() && !phase_over(stop)) {
-    // A polisher leaves an answer that has been beaten elsewhere, for the better one.
-    if (polishing() && store.cost() < state_.cost()) return;
-    const std::size_t i = payoff_.choose(dry, rng_);
-    if (i == payoff_.count()) return;
-    Neighbourhood& n = *polish_[i];
-    const NeighbourhoodStats before = n.stats();
-    const bool improved = n.run(c) > 0;
-    // Deterministic runs judge by work, which is the same in every run; time is not.
-    const double spent = o_.deterministic ? static_cast<double>(n.stats().work - before.work)
-                                          : n.stats().seconds - before.seconds;
-    payoff_.record(i, n.stats().gain - before.gain, spent);
-    if (!improved) {
-      dry[i] = true;
-      continue;
-    }
-    std::fill(dry.begin(), dry.end(), false);  // a new state: every one may pay again
-    memory_descent(state_, rng_, stop);
-    keep_polished(store, log, n.name());
-  }
+  polish_.run(c, {[&] { return phase_over(stop); },
+                  [&] { return polishing() && store.cost() < state_.cost(); },
+                  [&](const char* how) { keep_polished(store, log, how); }});
 }
 
 void Worker::cross(const StopControl& stop, IncumbentStore& store, Log& log) {

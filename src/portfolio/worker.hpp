@@ -39,6 +39,7 @@
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
 #include "memory_prices.hpp"
+#include "polish.hpp"
 #include "polish_schedule.hpp"
 #include "priced_labelling.hpp"
 
@@ -87,10 +88,9 @@ class Worker {
         index_(index),
         state_(r),
         pricing_(r, index, network, o, price_unit, pricing),
-        polish_(polish_neighbourhoods(r, index, o)),
+        polish_(r, index, o),
         compound_(r, index, o.compound),
         crossover_(r, o.crossover),
-        payoff_(polish_.size(), o.polish.explore),
         rng_(o.seed, 0, static_cast<std::uint64_t>(id)),
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
@@ -153,9 +153,6 @@ class Worker {
   // Polishes the feasible state, offering every improvement that beats the worker's best.
   void polish(const StopControl& stop, IncumbentStore& store, Log& log);
 
-  // PolishSchedule::kPayoff: one batch at a time, of the neighbourhood that pays best.
-  void polish_by_payoff(const NeighbourhoodContext& c, IncumbentStore& store, Log& log);
-
   // Once the worker has polished a best, every feasible answer dearer than it (a round's,
   // polished or not) donates to it the components of their difference that make it cheaper
   // (crossover.hpp). The rounds' answers, 4-5 % above a polished best, are otherwise of no
@@ -188,11 +185,10 @@ class Worker {
   const Problem& p_;
   const MemoryIndex& index_;
   LocalState state_;
-  PricedLabelling pricing_;                             // the rounds' first step
-  std::vector<std::unique_ptr<Neighbourhood>> polish_;  // polish_neighbourhoods()
+  PricedLabelling pricing_;  // the rounds' first step
+  Polish polish_;            // the stagnating worker's (and the polisher's) second step
   Compound compound_;
   Crossing crossover_;
-  PayoffSchedule payoff_;  // PolishSchedule::kPayoff: what tree blocks and windows paid
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;
