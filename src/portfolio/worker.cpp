@@ -14,10 +14,8 @@ void Worker::run(const StopControl& root, IncumbentStore& store, Log& log, std::
   until_ = until;
   for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
        ++done) {
-    if (polisher_ && !polishing() && !handed_over_) {
-      handed_over_ = true;
+    if (role_.handed_over_now())
       log.info("worker %d: a pricing worker polishes now; back to pricing rounds", id_);
-    }
     if (polishing() && polish_shared(stop, store, log)) continue;
     round(stop, store, log);
   }
@@ -37,7 +35,7 @@ void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
   // round is repaired whatever its excess: the worker needs a start; a polisher does not,
   // it takes answers from the store: on a generated instance of 150,000 nodes its first
   // repair took 15 s, while the bound's answer at 6 s waited for it).
-  if (!was_feasible && (!first || polisher_) && far_over()) return;
+  if (!was_feasible && (!first || role_.is_polisher()) && far_over()) return;
   if (!was_feasible && !greedy_repair(state_, index_, o_.repair, stop)) return;
   memory_descent(state_, rng_, stop);
   // Compound moves only on answers near the worker's best (CompoundOptions).
@@ -59,7 +57,7 @@ void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
   } else if (++stale_ >= o_.stale_rounds) {
     if (shared_ != nullptr) {
       shared_->give(*this);
-      if (!polisher_) shared_->mark_stale_polish();
+      if (!role_.is_polisher()) shared_->mark_stale_polish();
     }
     polish_best(stop, store, log);
     perturb();
@@ -70,8 +68,7 @@ void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
 }
 
 bool Worker::polish_shared(const StopControl& stop, IncumbentStore& store, Log& log) {
-  if (!store.has_solution() || store.cost() >= polished_from_) return false;
-  polished_from_ = store.cost();  // taken up once, whatever comes of it
+  if (!store.has_solution() || !role_.take_up(store.cost())) return false;
   auto [incumbent, has] = store.snapshot();
   std::vector<Strategy> x;
   if (!has || !r_.contract(incumbent, x)) return false;
@@ -83,8 +80,7 @@ bool Worker::polish_shared(const StopControl& stop, IncumbentStore& store, Log& 
   polished_ = true;
   polish(stop, store, log);
   // A polish cut short by the end of a phase is taken up again in the next one.
-  polished_from_ =
-      phase_over(stop) ? std::numeric_limits<Total>::max() : std::min(polished_from_, best_cost_);
+  role_.polished(phase_over(stop), best_cost_);
   return true;
 }
 
@@ -119,7 +115,7 @@ bool Worker::improve(const std::vector<Strategy>& x, const StopControl& stop, In
 }
 
 bool Worker::polishing() const {
-  return polisher_ && !(o_.polisher_hand_over && shared_->stale_polish());
+  return role_.active();
 }
 
 bool Worker::far_over() const {

@@ -41,6 +41,7 @@
 #include "memory_prices.hpp"
 #include "polish.hpp"
 #include "polish_schedule.hpp"
+#include "polisher_role.hpp"
 #include "priced_labelling.hpp"
 
 namespace iopddl {
@@ -95,7 +96,7 @@ class Worker {
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
         shared_(shared),
-        polisher_(polisher && shared != nullptr) {
+        role_(polisher, shared, o.polisher_hand_over) {
     if (o.deterministic) meter_.limit = work_units(o.work_limit);
     state_.set_meter(&meter_);
   }
@@ -200,15 +201,11 @@ class Worker {
   Total own_best_ = -1;
   bool best_adopted_ = false;
   std::uint64_t rounds_ = 0;
-  WorkMeter meter_;        // the work of its searches; bounded in deterministic runs
-  SharedBest* shared_;     // null in deterministic runs
-  bool polished_ = false;  // whether the worker has polished a best yet
-  // A polisher (timed runs only) polishes the run's best answer whenever it is cheaper
-  // than polished_from_, the cost of the last one it polished.
-  bool polisher_;
-  bool handed_over_ = false;  // a polisher that went back to pricing (polishing() false)
+  WorkMeter meter_;                // the work of its searches; bounded in deterministic runs
+  SharedBest* shared_;             // null in deterministic runs
+  bool polished_ = false;          // whether the worker has polished a best yet
+  PolisherRole<SharedBest> role_;  // a polisher's part (timed runs only)
   Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
-  Total polished_from_ = std::numeric_limits<Total>::max();
   Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
 };
 
