@@ -26,7 +26,7 @@ void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
   pricing_.iterate(stop);
   // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
   // O(size) each), except to get a first labelling.
-  if (stop.should_stop() && (!first || !best_x_.empty())) return;
+  if (stop.should_stop() && (!first || !best_.x.empty())) return;
   std::vector<Strategy> x = pricing_.labelling(stop);
   state_.assign(x);
   const bool was_feasible = state_.feasible();
@@ -39,18 +39,18 @@ void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
   if (!was_feasible && !greedy_repair(state_, index_, o_.repair, stop)) return;
   memory_descent(state_, rng_, stop);
   // Compound moves only on answers near the worker's best (CompoundOptions).
-  if (best_x_.empty() || state_.cost() - best_cost_ < best_cost_ * o_.compound.within_percent / 100)
+  if (best_.x.empty() || state_.cost() - best_.cost < best_.cost * o_.compound.within_percent / 100)
     trade(stop, rng_);
   // Stagnation is judged on what this worker found itself, not on its best: an answer
   // adopted from elsewhere (another rank) would make a price trajectory that still
   // improves look stale, and perturbing it would throw that trajectory away.
-  const bool progressed = lowers(own_best_);
+  const bool progressed = lowers(best_.own);
   const bool kept = keep_if_better(store, log, "priced");
-  if (kept) best_adopted_ = false;
+  if (kept) best_.adopted = false;
   // A round answer that beats this worker's earlier round answers but not its best is
   // polished too: otherwise a run whose first polished rounds were poor stays in
   // their basin (seen on N at 180 s).
-  if (lowers(round_best_) && !kept && polished_) polish(stop, store, log);
+  if (lowers(best_.round) && !kept && polished_) polish(stop, store, log);
   cross(stop, store, log);
   if (progressed) {
     stale_ = 0;
@@ -62,7 +62,7 @@ void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
     polish_best(stop, store, log);
     perturb();
     stale_ = 0;
-  } else if (best_cost_ >= kForbidden && stale_ % o_.stale_while_forbidden == 0) {
+  } else if (best_.cost >= kForbidden && stale_ % o_.stale_while_forbidden == 0) {
     polish_best(stop, store, log);  // prices untouched: only the bad picks are targeted
   }
 }
@@ -80,7 +80,7 @@ bool Worker::polish_shared(const StopControl& stop, IncumbentStore& store, Log& 
   polished_ = true;
   polish(stop, store, log);
   // A polish cut short by the end of a phase is taken up again in the next one.
-  role_.polished(phase_over(stop), best_cost_);
+  role_.polished(phase_over(stop), best_.cost);
   return true;
 }
 
@@ -93,10 +93,10 @@ std::vector<const Neighbourhood*> Worker::neighbourhoods() const {
 }
 
 void Worker::adopt(const std::vector<Strategy>& x, Total cost) {
-  if (!best_x_.empty() && best_cost_ <= cost) return;
-  best_x_ = x;
-  best_cost_ = cost;
-  best_adopted_ = true;
+  if (!best_.x.empty() && best_.cost <= cost) return;
+  best_.x = x;
+  best_.cost = cost;
+  best_.adopted = true;
 }
 
 bool Worker::improve(const std::vector<Strategy>& x, const StopControl& stop, IncumbentStore& store,
@@ -110,7 +110,7 @@ bool Worker::improve(const std::vector<Strategy>& x, const StopControl& stop, In
                  stop);  // its own stream: the worker's search goes on undisturbed
   trade(stop, improve_rng_);
   if (!keep_if_better(store, log, "assembly")) return false;
-  best_adopted_ = true;
+  best_.adopted = true;
   return true;
 }
 
@@ -124,24 +124,24 @@ bool Worker::far_over() const {
 }
 
 void Worker::polish_best(const StopControl& stop, IncumbentStore& store, Log& log) {
-  if (best_x_.empty() || o_.lns.windows <= 0) return;
+  if (best_.x.empty() || o_.lns.windows <= 0) return;
   polished_ = true;
-  state_.assign(best_x_);
+  state_.assign(best_.x);
   polish(stop, store, log);
 }
 
 void Worker::polish(const StopControl& stop, IncumbentStore& store, Log& log) {
   if (o_.lns.windows <= 0) return;
-  const NeighbourhoodContext c{state_, rng_, stop, best_cost_ >= kForbidden};
+  const NeighbourhoodContext c{state_, rng_, stop, best_.cost >= kForbidden};
   polish_.run(c, {[&] { return phase_over(stop); },
                   [&] { return polishing() && store.cost() < state_.cost(); },
                   [&](const char* how) { keep_polished(store, log, how); }});
 }
 
 void Worker::cross(const StopControl& stop, IncumbentStore& store, Log& log) {
-  if (!polished_ || best_x_.empty() || !state_.feasible() || state_.cost() <= best_cost_) return;
+  if (!polished_ || best_.x.empty() || !state_.feasible() || state_.cost() <= best_.cost) return;
   const std::vector<Strategy> donor = state_.assignment();
-  state_.assign(best_x_);
+  state_.assign(best_.x);
   NeighbourhoodContext c{state_, rng_, stop};
   c.donor = &donor;
   if (crossover_.run(c) == 0) return;
@@ -166,11 +166,11 @@ void Worker::trade(const StopControl& stop, Rng& rng) {
 }
 
 bool Worker::keep_if_better(IncumbentStore& store, Log& log, const char* how) {
-  if (!state_.feasible() || (!best_x_.empty() && state_.cost() >= best_cost_)) return false;
-  best_cost_ = state_.cost();
-  best_x_ = state_.assignment();
+  if (!state_.feasible() || (!best_.x.empty() && state_.cost() >= best_.cost)) return false;
+  best_.cost = state_.cost();
+  best_.x = state_.assignment();
   offer(store, log, how);
-  if (shared_ != nullptr) shared_->publish(best_x_, best_cost_);
+  if (shared_ != nullptr) shared_->publish(best_.x, best_.cost);
   return true;
 }
 
@@ -181,11 +181,11 @@ bool Worker::lowers(Total& mark) const {
 }
 
 void Worker::keep_polished(IncumbentStore& store, Log& log, const char* how) {
-  if (keep_if_better(store, log, how) && !best_adopted_) own_best_ = best_cost_;
+  if (keep_if_better(store, log, how) && !best_.adopted) best_.own = best_.cost;
 }
 
 void Worker::offer(IncumbentStore& store, Log& log, const char* how) {
-  std::vector<Strategy> a = r_.expand(best_x_);
+  std::vector<Strategy> a = r_.expand(best_.x);
   Evaluation e = evaluate(p_, a);
   if (!e.feasible) return;  // cannot happen: the state tracks usage exactly
   if (!store.offer(a, e.cost, std::string(how) + "-" + std::to_string(id_))) return;

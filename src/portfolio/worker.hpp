@@ -120,11 +120,11 @@ class Worker {
 
   // The neighbourhoods of the polish, in the order it runs them.
   std::vector<const Neighbourhood*> neighbourhoods() const;
-  const std::vector<Strategy>& best() const { return best_x_; }
+  const std::vector<Strategy>& best() const { return best_.x; }
   // The priced branch-and-bound's statistics; calls 0 where it does not run.
   const NeighbourhoodStats& priced_search_stats() const { return pricing_.search_stats(); }
   const WorkMeter& work() const { return meter_; }
-  Total best_cost() const { return best_cost_; }
+  Total best_cost() const { return best_.cost; }
   void adopt(const std::vector<Strategy>& x, Total cost);
   std::vector<double> prices() const { return pricing_.prices(); }
   void set_prices(const std::vector<double>& w) { pricing_.set_prices(w); }
@@ -193,20 +193,23 @@ class Worker {
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;
-  Total best_cost_ = 0;
-  std::vector<Strategy> best_x_;
+  // The worker's best answer, and what it knows of where it came from.
+  struct Best {
+    std::vector<Strategy> x;
+    Total cost = 0;
+    // The best cost this worker found by itself (rounds, and polishing its own best; -1:
+    // none yet), and whether x came from elsewhere.
+    Total own = -1;
+    bool adopted = false;
+    Total round = -1;  // the best of its round answers before any polish (-1: none yet)
+  } best_;
   int stale_ = 0;
-  // The best cost this worker found by itself (rounds, and polishing its own best; -1: none
-  // yet), and whether best_x_ came from elsewhere.
-  Total own_best_ = -1;
-  bool best_adopted_ = false;
   std::uint64_t rounds_ = 0;
   WorkMeter meter_;                // the work of its searches; bounded in deterministic runs
   SharedBest* shared_;             // null in deterministic runs
   bool polished_ = false;          // whether the worker has polished a best yet
   PolisherRole<SharedBest> role_;  // a polisher's part (timed runs only)
   Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
-  Total round_best_ = -1;  // the best of its round answers before any polish (-1: none yet)
 };
 
 }  // namespace iopddl
