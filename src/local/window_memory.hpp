@@ -28,6 +28,10 @@ class WindowMemory {
   std::uint64_t take_work() { return std::exchange(work_, 0); }
 
  private:
+  static std::vector<std::uint32_t> cell_points(const LocalState& state,
+                                                const std::vector<std::uint32_t>& window);
+  void add_runs(const LocalState& state, std::uint32_t g, std::size_t first_slot,
+                const std::vector<std::uint32_t>& points);
   struct Run {
     std::uint32_t lo, hi;  // cells [lo, hi)
     Total add;             // usage above the group's floor there
