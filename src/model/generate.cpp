@@ -160,18 +160,36 @@ Strategy least_of(const std::vector<Cost>& cost, const std::vector<Usage>& usage
   return best;
 }
 
-Problem generate_core(const GeneratorOptions& o) {
-  Rng rng(o.seed, 0xc07e);
-  ProblemBuilder b;
-  b.set_name("generated-core-" + std::to_string(o.nodes) + "-s" + std::to_string(o.seed));
-  const std::size_t core = std::max<std::size_t>(o.nodes, 1);
-  const auto horizon = static_cast<std::int64_t>(4 * core);
-  std::vector<Cost> cost;
-  std::vector<Usage> usage;
-  std::vector<std::vector<int>> shard(core);
-  std::vector<double> tensor(core);
-  std::vector<Strategy> least(core);  // each core node's least-usage strategy
-  const auto node_costs = [&](double size, const std::vector<int>& degrees) {
+namespace {
+
+// The `core` family, step by step: the dense core's nodes, their edges, then the leaves that
+// presolve folds into them (one random stream through all three, in that order).
+class CoreGenerator {
+ public:
+  explicit CoreGenerator(const GeneratorOptions& options)
+      : o(options),
+        rng(o.seed, 0xc07e),
+        core(std::max<std::size_t>(o.nodes, 1)),
+        horizon(static_cast<std::int64_t>(4 * core)),
+        shard(core),
+        tensor(core),
+        least(core) {
+    b.set_name("generated-core-" + std::to_string(o.nodes) + "-s" + std::to_string(o.seed));
+  }
+
+  Problem run() {
+    add_core_nodes();
+    add_core_edges();
+    add_leaves();
+    Problem unlimited = ProblemBuilder(b).build();
+    const Evaluation e = evaluate(unlimited, least_memory_assignment(unlimited));
+    b.set_usage_limit(static_cast<Usage>(static_cast<double>(e.peak_usage) * o.limit_factor));
+    return std::move(b).build();
+  }
+
+ private:
+  // A node's costs and usages for a tensor of `size` split `degrees[s]` ways by strategy s.
+  void node_costs(double size, const std::vector<int>& degrees) {
     cost.resize(degrees.size());
     usage.resize(degrees.size());
     const double flops = size * (1.0 + 20.0 * rng.uniform());
@@ -181,81 +199,104 @@ Problem generate_core(const GeneratorOptions& o) {
       cost[s] = static_cast<Cost>(0.1 * flops / d + comm);
       usage[s] = static_cast<Usage>(size / d * (0.8 + 0.4 * rng.uniform()));
     }
-  };
-  for (std::size_t v = 0; v < core; ++v) {
-    // Strategies: mean about 11, a tail up to 70 (A's core reaches 73, D's 35, G's 22).
-    int k = 3 + static_cast<int>(rng.below(15));
-    if (rng.uniform() < 0.05) k = 25 + static_cast<int>(rng.below(46));
-    shard[v].resize(static_cast<std::size_t>(k));
-    for (int& d : shard[v]) d = 1 << rng.below(5);
-    tensor[v] = std::exp(10.0 + 6.0 * rng.uniform());
-    node_costs(tensor[v], shard[v]);
-    least[v] = least_of(cost, usage);
-    const auto lo = static_cast<std::int64_t>(4 * v);
-    b.add_node(lo, lo + 2 + static_cast<std::int64_t>(rng.below(4)), cost, usage);
   }
+
+  void add_core_nodes() {
+    for (std::size_t v = 0; v < core; ++v) {
+      // Strategies: mean about 11, a tail up to 70 (A's core reaches 73, D's 35, G's 22).
+      int k = 3 + static_cast<int>(rng.below(15));
+      if (rng.uniform() < 0.05) k = 25 + static_cast<int>(rng.below(46));
+      shard[v].resize(static_cast<std::size_t>(k));
+      for (int& d : shard[v]) d = 1 << rng.below(5);
+      tensor[v] = std::exp(10.0 + 6.0 * rng.uniform());
+      node_costs(tensor[v], shard[v]);
+      least[v] = least_of(cost, usage);
+      const auto lo = static_cast<std::int64_t>(4 * v);
+      b.add_node(lo, lo + 2 + static_cast<std::int64_t>(rng.below(4)), cost, usage);
+    }
+  }
+
+  void add_core_edges() {
+    // Core edges to recent core nodes: resharding costs (0 where the shard degrees match), or
+    // aliases that allow the least-usage pair and a few others.
+    for (std::size_t v = 1; v < core; ++v) {
+      const double want = o.core_degree;  // edges per node: each node adds its own
+      const int fan = static_cast<int>(want) + (rng.uniform() < want - std::floor(want) ? 1 : 0);
+      for (int f = 0; f < fan; ++f) {
+        const auto u = static_cast<NodeId>(v - 1 - rng.below(std::min<std::size_t>(v, 24)));
+        const auto w = static_cast<NodeId>(v);
+        const auto ku = static_cast<std::size_t>(b.strategies(u)),
+                   kw = static_cast<std::size_t>(b.strategies(w));
+        table.assign(ku * kw, 0);
+        if (rng.uniform() < o.alias_share) {
+          for (std::size_t a = 0; a < ku; ++a)
+            for (std::size_t c = 0; c < kw; ++c)
+              table[a * kw + c] = rng.uniform() < 0.4 ? 0 : kForbidden;
+          table[static_cast<std::size_t>(least[u]) * kw + static_cast<std::size_t>(least[w])] = 0;
+        } else {
+          const double scale = tensor[u] * (0.1 + rng.uniform());
+          for (std::size_t a = 0; a < ku; ++a)
+            for (std::size_t c = 0; c < kw; ++c) {
+              const int da = shard[u][a], dc = shard[w][c];
+              table[a * kw + c] =
+                  da == dc
+                      ? 0
+                      : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
+            }
+        }
+        b.add_edge(u, w, b.add_table(table));
+      }
+    }
+  }
+
+  void add_leaves() {
+    // Leaves: each follows a core node through a functional table (strategy a of the core
+    // node allows exactly f(a)), with the least-usage leaf strategy at f(least), and lives a
+    // few steps somewhere in the horizon, so a group's members spread its memory over time.
+    for (std::size_t v = 0; v < core; ++v) {
+      const int count = static_cast<int>(o.leaves * (0.5 + rng.uniform()));
+      for (int i = 0; i < count; ++i) {
+        std::vector<int> degrees(shard[v]);
+        const double size = tensor[v] * (0.05 + 0.3 * rng.uniform());
+        node_costs(size, degrees);
+        const auto lo = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(horizon)));
+        std::int64_t len = 1 + static_cast<std::int64_t>(rng.below(4));
+        if (rng.uniform() < 0.1)
+          len = horizon / 8 +
+                static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(horizon / 8 + 1)));
+        const NodeId leaf = b.add_node(lo, lo + len, cost, usage);
+        const Strategy k = b.strategies(leaf), kc = b.strategies(static_cast<NodeId>(v));
+        const Strategy leaf_least = least_of(cost, usage);
+        table.assign(static_cast<std::size_t>(kc) * static_cast<std::size_t>(k), kForbidden);
+        for (Strategy a = 0; a < kc; ++a) {
+          const Strategy to = a == least[v]
+                                  ? leaf_least
+                                  : static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(k)));
+          table[static_cast<std::size_t>(a) * static_cast<std::size_t>(k) +
+                static_cast<std::size_t>(to)] = 0;
+        }
+        b.add_edge(static_cast<NodeId>(v), leaf, b.add_table(table));
+      }
+    }
+  }
+
+  const GeneratorOptions& o;
+  Rng rng;
+  ProblemBuilder b;
+  const std::size_t core;
+  const std::int64_t horizon;
+  std::vector<Cost> cost;
+  std::vector<Usage> usage;
+  std::vector<std::vector<int>> shard;
+  std::vector<double> tensor;
+  std::vector<Strategy> least;  // each core node's least-usage strategy
   std::vector<Cost> table;
-  // Core edges to recent core nodes: resharding costs (0 where the shard degrees match), or
-  // aliases that allow the least-usage pair and a few others.
-  for (std::size_t v = 1; v < core; ++v) {
-    const double want = o.core_degree;  // edges per node: each node adds its own
-    const int fan = static_cast<int>(want) + (rng.uniform() < want - std::floor(want) ? 1 : 0);
-    for (int f = 0; f < fan; ++f) {
-      const auto u = static_cast<NodeId>(v - 1 - rng.below(std::min<std::size_t>(v, 24)));
-      const auto w = static_cast<NodeId>(v);
-      const auto ku = static_cast<std::size_t>(b.strategies(u)),
-                 kw = static_cast<std::size_t>(b.strategies(w));
-      table.assign(ku * kw, 0);
-      if (rng.uniform() < o.alias_share) {
-        for (std::size_t a = 0; a < ku; ++a)
-          for (std::size_t c = 0; c < kw; ++c)
-            table[a * kw + c] = rng.uniform() < 0.4 ? 0 : kForbidden;
-        table[static_cast<std::size_t>(least[u]) * kw + static_cast<std::size_t>(least[w])] = 0;
-      } else {
-        const double scale = tensor[u] * (0.1 + rng.uniform());
-        for (std::size_t a = 0; a < ku; ++a)
-          for (std::size_t c = 0; c < kw; ++c) {
-            const int da = shard[u][a], dc = shard[w][c];
-            table[a * kw + c] =
-                da == dc ? 0
-                         : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
-          }
-      }
-      b.add_edge(u, w, b.add_table(table));
-    }
-  }
-  // Leaves: each follows a core node through a functional table (strategy a of the core
-  // node allows exactly f(a)), with the least-usage leaf strategy at f(least), and lives a
-  // few steps somewhere in the horizon, so a group's members spread its memory over time.
-  for (std::size_t v = 0; v < core; ++v) {
-    const int count = static_cast<int>(o.leaves * (0.5 + rng.uniform()));
-    for (int i = 0; i < count; ++i) {
-      std::vector<int> degrees(shard[v]);
-      const double size = tensor[v] * (0.05 + 0.3 * rng.uniform());
-      node_costs(size, degrees);
-      const auto lo = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(horizon)));
-      std::int64_t len = 1 + static_cast<std::int64_t>(rng.below(4));
-      if (rng.uniform() < 0.1)
-        len = horizon / 8 +
-              static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(horizon / 8 + 1)));
-      const NodeId leaf = b.add_node(lo, lo + len, cost, usage);
-      const Strategy k = b.strategies(leaf), kc = b.strategies(static_cast<NodeId>(v));
-      const Strategy leaf_least = least_of(cost, usage);
-      table.assign(static_cast<std::size_t>(kc) * static_cast<std::size_t>(k), kForbidden);
-      for (Strategy a = 0; a < kc; ++a) {
-        const Strategy to = a == least[v]
-                                ? leaf_least
-                                : static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(k)));
-        table[static_cast<std::size_t>(a) * static_cast<std::size_t>(k) +
-              static_cast<std::size_t>(to)] = 0;
-      }
-      b.add_edge(static_cast<NodeId>(v), leaf, b.add_table(table));
-    }
-  }
-  Problem unlimited = ProblemBuilder(b).build();
-  const Evaluation e = evaluate(unlimited, least_memory_assignment(unlimited));
-  b.set_usage_limit(static_cast<Usage>(static_cast<double>(e.peak_usage) * o.limit_factor));
-  return std::move(b).build();
+};
+
+}  // namespace
+
+Problem generate_core(const GeneratorOptions& o) {
+  return CoreGenerator(o).run();
 }
 
 }  // namespace
