@@ -188,13 +188,28 @@ void TreeBlockSearch::solve(double lambda) {
   }
 }
 
+// The block's members live at a point the state overloads become hot (priced).
+void TreeBlockSearch::heat_overloaded(const LocalState& state) {
+  const Problem& p = r_.original();
+  over_.clear();
+  state.usage().all_above(state.limit(), over_);
+  for (std::size_t i = 0; i < block_.size(); ++i)
+    for (std::size_t mi = r_.member_begin(block_[i]); mi < r_.member_begin(block_[i] + 1); ++mi) {
+      const NodeId v = r_.member_node(mi);
+      if (hot_[mi] || !p.has_memory(v)) continue;
+      const auto t = std::lower_bound(over_.begin(), over_.end(), p.seg_lo(v));
+      if (t == over_.end() || *t >= p.seg_hi(v)) continue;
+      hot_[mi] = 1;
+      hot_list_.push_back(mi);
+    }
+}
+
 bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, std::size_t size) {
   grow(state, rng, root, size);
   if (block_.size() < 2) return false;
   before_.resize(block_.size());
   for (std::size_t i = 0; i < block_.size(); ++i) before_[i] = state.at(block_[i]);
   const Total before_cost = state.cost();
-  const Problem& p = r_.original();
 
   // The block's best labelling ignores memory; when it overloads some time point, the
   // members live there (hot) get a price per unit of usage, raised while the labelling
@@ -221,20 +236,7 @@ bool TreeBlockSearch::improve(LocalState& state, Rng& rng, std::uint32_t root, s
     // The best labelling at no price is the current one: nothing in this block improves.
     if (!changed && lambda == 0) break;
     if (!feasible && index_ != nullptr) add_relief(state, rng);
-    if (!feasible) {  // members live at an overloaded point become hot
-      over_.clear();
-      state.usage().all_above(state.limit(), over_);
-      for (std::size_t i = 0; i < block_.size(); ++i)
-        for (std::size_t mi = r_.member_begin(block_[i]); mi < r_.member_begin(block_[i] + 1);
-             ++mi) {
-          const NodeId v = r_.member_node(mi);
-          if (hot_[mi] || !p.has_memory(v)) continue;
-          const auto t = std::lower_bound(over_.begin(), over_.end(), p.seg_lo(v));
-          if (t == over_.end() || *t >= p.seg_hi(v)) continue;
-          hot_[mi] = 1;
-          hot_list_.push_back(mi);
-        }
-    }
+    if (!feasible) heat_overloaded(state);
     const Total gain = before_cost - state.cost(), excess = state.peak() - state.limit();
     for (std::size_t i = block_.size(); i-- > 0;)
       if (state.at(block_[i]) != before_[i])

@@ -35,6 +35,7 @@ class TreeBlockSearch {
   int run(LocalState& state, Rng& rng, int blocks, std::size_t size, const StopControl& stop);
   // One move on the block grown from `root` (exposed for tests).
   bool improve(LocalState& state, Rng& rng, std::uint32_t root, std::size_t size);
+  void heat_overloaded(const LocalState& state);
 
  private:
   void grow(const LocalState& state, Rng& rng, std::uint32_t root, std::size_t size);
