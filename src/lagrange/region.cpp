@@ -93,21 +93,21 @@ CostNetwork RegionShape::network(const Reduced& r) const {
   return net;
 }
 
-Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayout& copies,
-                     const std::vector<Total>& memory, const std::vector<Total>& agreement,
-                     const std::vector<Total>& msg, int scale_bits, Reparametrisation* out,
-                     std::vector<Total>* node_costs) {
+namespace {
+
+// Each local node: its group's priced cost (`scale` x cost + the memory multipliers over each
+// member's segments x its usage), shared exactly between the owner and the copies (a copy
+// takes the floor of an equal share, the owner the rest); then the agreement multipliers,
+// taken from the owner and given to the copies. Node i's strategies at begin[i].
+std::vector<Total> priced_nodes(const Reduced& r, const RegionShape& shape,
+                                const CopyLayout& copies, const std::vector<Total>& memory,
+                                const std::vector<Total>& agreement, Total scale,
+                                const std::vector<std::size_t>& begin) {
   const Problem& p = r.original();
-  const Total scale = Total{1} << scale_bits;
   // Member weights: the sum of the multipliers over each member's segments.
   std::vector<Total> prefix(memory.size() + 1, 0);
   for (std::size_t t = 0; t < memory.size(); ++t) prefix[t + 1] = prefix[t] + memory[t];
   const std::size_t n = shape.group.size();
-  std::vector<std::size_t> begin(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + r.strategies(shape.group[i]);
-  // Each local node: its group's priced cost, shared exactly between the owner and the
-  // copies (a copy takes the floor of an equal share, the owner the rest); then the
-  // agreement multipliers, taken from the owner and given to the copies.
   std::vector<Total> node(begin.back());
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = shape.group[i];
@@ -136,9 +136,15 @@ Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayou
       for (Strategy s = 0; s < r.strategies(g); ++s) u[s] += a[s];
     }
   }
-  // Each edge: its entries (its share of them) minus the messages it sent, whose values the
-  // ends receive; then its row minima into edge_u and the column minima of what is left
-  // into edge_v.
+  return node;
+}
+
+// Each edge: its entries (its share of them) minus the messages `msg` it sent, whose values
+// the ends receive in `node`; then its row minima into edge_u and the column minima of what
+// is left into edge_v. With `out`, the tables that are left.
+void reparametrise_edges(const Reduced& r, const RegionShape& shape, const std::vector<Total>& msg,
+                         Total scale, const std::vector<std::size_t>& begin,
+                         std::vector<Total>& node, Reparametrisation* out) {
   std::size_t at = 0;
   std::vector<Total> column, row_least, entry;
   if (out != nullptr) {
@@ -191,6 +197,20 @@ Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayou
     for (Strategy a = 0; a < ku; ++a)
       for (Strategy b = 0; b < kv; ++b) left[static_cast<std::size_t>(a) * kv + b] -= column[b];
   }
+}
+
+}  // namespace
+
+Total certify_region(const Reduced& r, const RegionShape& shape, const CopyLayout& copies,
+                     const std::vector<Total>& memory, const std::vector<Total>& agreement,
+                     const std::vector<Total>& msg, int scale_bits, Reparametrisation* out,
+                     std::vector<Total>* node_costs) {
+  const Total scale = Total{1} << scale_bits;
+  const std::size_t n = shape.group.size();
+  std::vector<std::size_t> begin(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + r.strategies(shape.group[i]);
+  std::vector<Total> node = priced_nodes(r, shape, copies, memory, agreement, scale, begin);
+  reparametrise_edges(r, shape, msg, scale, begin, node, out);
   Total bound = 0;
   for (std::size_t i = 0; i < n; ++i)
     bound += *std::min_element(node.begin() + static_cast<std::ptrdiff_t>(begin[i]),
