@@ -35,6 +35,20 @@ class BucketElimination {
   std::optional<Result> run(const StopControl& stop) const;
 
  private:
+  // A function of a bucket's groups (its scope, then the eliminated group last): the
+  // stride of each scope slot and of the eliminated group in the function's table.
+  struct Term {
+    const Cost* edge = nullptr;  // an edge table, or
+    const Total* message = nullptr;
+    std::vector<std::size_t> stride;  // per scope slot
+    std::size_t own = 0;              // the eliminated group's stride
+  };
+  // Bucket i's functions: its edges and the messages of earlier buckets (in `value`).
+  std::vector<Term> terms_of(std::size_t i, const std::vector<std::vector<Total>>& value) const;
+  // Eliminates bucket i's group: its function over the scope (`value`) and its minimisers
+  // (`best`); false if `poll` says stop.
+  bool eliminate(std::size_t i, const std::vector<Term>& terms, std::vector<Total>& value,
+                 std::vector<Strategy>& best, StopPoll& poll) const;
   struct Bucket {
     std::uint32_t group;                  // the group minimised out here
     std::vector<std::uint32_t> scope;     // the new function's groups, in order
