@@ -468,3 +468,26 @@ TEST_CASE("fractional costs are scaled, not truncated, and never called optimal 
   CHECK(read_request("r", bytes_of("num_nodes: 1 s_len: 1 computation_costs { costs: 7 }"))
             .cost_scale == 1);
 }
+
+TEST_CASE("a cost scale given by the user replaces the chosen one, and never makes a cost infinite") {
+  RequestOptions o;
+  o.cost_scale = 4;
+  const XlaRequest q = read_request(
+      "r", bytes_of("num_nodes: 1 s_len: 2 computation_costs { costs: [2.5, 0.75] }"), o);
+  CHECK(q.cost_scale == 4);
+  CHECK(q.max_rounding_error == 0);
+  CHECK(q.problem.costs(0)[0] == 10);
+  CHECK(q.problem.costs(0)[1] == 3);
+  o.cost_scale = 1e12;
+  CHECK_THROWS_WITH_AS(
+      read_request("r", bytes_of("num_nodes: 1 s_len: 1 computation_costs { costs: 10000000.5 }"),
+                   o),
+      "r: computation_costs[0][0]: cost 10000000.5 times the cost scale 1000000000000 reaches "
+      "10^18, XLA's infinity",
+      InputError);
+  // XLA's infinity stays forbidden whatever the scale.
+  o.cost_scale = 0.5;
+  CHECK(is_forbidden(
+      read_request("r", bytes_of("num_nodes: 1 s_len: 2 computation_costs { costs: [1e18, 1] }"), o)
+          .problem.costs(0)[0]));
+}

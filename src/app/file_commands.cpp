@@ -20,12 +20,6 @@
 namespace iopddl::app {
 namespace {
 
-void add_request_flag(CLI::App* cmd, RequestOptions& o) {
-  cmd->add_flag("--ignore-unsupported-fields", o.ignore_unsupported_fields,
-                "For a request: read it without the fields that would change the problem but "
-                "that iopddl does not implement (otherwise the request is refused)");
-}
-
 // A decimal integer within 128 bits (a lower bound may exceed int64 with forbidden picks).
 Total parse_total(const std::string& option, const std::string& text) {
   const std::optional<Total> v = iopddl::parse_total(text);
@@ -41,7 +35,7 @@ struct EvaluateCommand {
   void add(CLI::App& app) {
     cmd = app.add_subcommand(
         "evaluate", "Check a solution with the reference evaluator (exit 1 if infeasible)");
-    add_request_flag(cmd, request);
+    add_request_options(cmd, request);
     cmd->add_option("FILE", problem, "Problem file")->required();
     cmd->add_option("SOLUTION", solution,
                     "A contest output (last line [..]) or a JSON result of `solve --output`")
@@ -76,7 +70,7 @@ struct InfoCommand {
   CLI::App* cmd = nullptr;
   void add(CLI::App& app) {
     cmd = app.add_subcommand("info", "Print instance statistics");
-    add_request_flag(cmd, request);
+    add_request_options(cmd, request);
     cmd->add_option("FILE", file, "Problem file")->required();
     table.unsigned_integer(
         "regions", "Also show how the reduced graph splits into this many regions (MPI runs)",
@@ -98,7 +92,7 @@ struct ConvertCommand {
         "convert",
         "Convert between contest JSON and XLA's AutoShardingSolverRequest (either way; the "
         "input's kind is told by content)");
-    add_request_flag(cmd, request);
+    add_request_options(cmd, request);
     cmd->add_option("IN", input, "Contest JSON (or gzipped) or a request (binary or text)")
         ->required();
     cmd->add_option("OUT", output, "Output file")->required();
@@ -143,7 +137,7 @@ struct ConvertCommand {
         std::fprintf(stderr, "note: resharding costs were shifted by %.17g in all\n", xla->offset);
       if (xla->cost_scale != 1)
         std::fprintf(stderr,
-                     "warning: %s: costs are fractional: written multiplied by %.17g and rounded "
+                     "warning: %s: costs written multiplied by %.17g and rounded "
                      "(largest relative rounding error %.3g)\n",
                      input.c_str(), xla->cost_scale, xla->max_rounding_error);
     }

@@ -103,9 +103,7 @@ struct SolveCommand {
     cmd->add_option("--output-proto", settings.proto_output_path,
                     "For a request: write the answer as an AutoShardingSolverResult message "
                     "(proto/auto_sharding_request.proto)");
-    cmd->add_flag("--ignore-unsupported-fields", settings.request.ignore_unsupported_fields,
-                  "For a request: solve without the fields that would change the problem but "
-                  "that iopddl does not implement (otherwise the request is refused)");
+    add_request_options(cmd, settings.request);
     describe_solve_options(table, settings);
     table.bind(*cmd);
     if (built_with_mpi()) {  // checkpoints exist only where MPI does
@@ -155,9 +153,7 @@ struct BoundCommand {
     cmd->add_option("FILE", settings.problem_path,
                     "Problem file: contest JSON (or gzipped), or an XLA AutoShardingSolverRequest")
         ->required();
-    cmd->add_flag("--ignore-unsupported-fields", settings.request.ignore_unsupported_fields,
-                  "For a request: solve without the fields that would change the problem but "
-                  "that iopddl does not implement (otherwise the request is refused)");
+    add_request_options(cmd, settings.request);
     cmd->add_option("--multipliers", multipliers,
                     "Write the memory multipliers per time segment (JSON) to this file");
     describe_bound_options(table, settings);

@@ -95,11 +95,11 @@ std::optional<int> read_input(Run& run, Problem& problem) {
   if (run.request) {
     const XlaRequest& q = *run.request;
     for (const std::string& field : q.ignored)
-      std::fprintf(stderr, "warning: %s: %s is not used by iopddl: the answer leaves it out\n", settings.problem_path.c_str(),
-                   field.c_str());
+      std::fprintf(stderr, "warning: %s: %s is not used by iopddl: the answer leaves it out\n",
+                   settings.problem_path.c_str(), field.c_str());
     if (q.cost_scale != 1 && run.rank == 0)
       std::fprintf(stderr,
-                   "warning: %s: costs are fractional: solved multiplied by %.17g and rounded "
+                   "warning: %s: costs solved multiplied by %.17g and rounded "
                    "(largest relative rounding error %.3g); the request's answer (--output, "
                    "--output-proto) is in its own units\n",
                    settings.problem_path.c_str(), q.cost_scale, q.max_rounding_error);

@@ -148,7 +148,7 @@ class Conversion {
   }
 
   // Costs as integers, never changed in silence (see cost_scale).
-  void choose_cost_scale() { f_.set_scale(cost_scale(r_, n_)); }
+  void choose_cost_scale() { f_.set_scale(options_.cost_scale.value_or(cost_scale(r_, n_))); }
 
   // Nodes' tables, and the least-memory usage per step (for a soft budget that cannot be met).
   void node_tables() {

@@ -55,6 +55,9 @@ class Fields {
   Cost scaled_cost(double x, Where&& where) const {
     if (std::isnan(x) || x >= static_cast<double>(kForbidden)) return to_cost(x, where);
     const double y = x * scale_;
+    if (y >= static_cast<double>(kForbidden))
+      refuse(where(), "cost " + request_number(x) + " times the cost scale " +
+                          request_number(scale_) + " reaches 10^18, XLA's infinity");
     const Cost c = to_cost(y, where);
     if (y != 0)
       max_error_ = std::max(max_error_, std::abs(static_cast<double>(c) - y) / std::abs(y));

@@ -50,6 +50,9 @@ struct XlaRequest {
 // solved without it and the field is named in XlaRequest::ignored.
 struct RequestOptions {
   bool ignore_unsupported_fields = false;
+  // Costs multiplied by this before they are rounded, instead of the scale chosen from the
+  // costs (see XlaRequest); a cost it would take to 10^18 or more refuses the request.
+  std::optional<double> cost_scale;
 };
 
 // Whether `bytes` hold a request rather than contest JSON: anything whose first
