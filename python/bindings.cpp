@@ -349,10 +349,24 @@ PYBIND11_MODULE(_core, m) {
         py::arg("edges"), py::arg("edge_costs"), py::arg("usage_limit") = py::none(),
         py::arg("name") = "problem");
   m.def(
-      "load", [](const std::string& path) { return read_input_file(path, nullptr, nullptr); },
-      py::arg("path"),
+      "load",
+      [](const std::string& path, bool ignore_unsupported_fields, const py::object& cost_scale) {
+        RequestOptions o;
+        o.ignore_unsupported_fields = ignore_unsupported_fields;
+        if (!cost_scale.is_none()) {
+          const double scale = cost_scale.cast<double>();
+          if (!(scale > 0 && scale <= 1e12))
+            throw InputError("cost_scale: must be a number above 0 and at most 10^12");
+          o.cost_scale = scale;
+        }
+        return read_input_file(path, nullptr, nullptr, o);
+      },
+      py::arg("path"), py::arg("ignore_unsupported_fields") = false,
+      py::arg("cost_scale") = py::none(),
       "Reads a contest JSON file (plain or gzipped) or an XLA AutoShardingSolverRequest "
-      "(binary or text format; converted as `iopddl convert` does)");
+      "(binary or text format; converted as `iopddl convert` does: a request with fields that "
+      "would change the problem but that iopddl does not implement is refused unless "
+      "ignore_unsupported_fields; fractional costs are scaled, by cost_scale when given)");
   m.def(
       "generate",
       [](const std::string& family, const py::object& nodes, const py::object& seed,

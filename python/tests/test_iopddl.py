@@ -296,3 +296,18 @@ def test_load_takes_a_byte_order_mark(tmp_path):
     path = tmp_path / "bom.textproto"
     path.write_bytes(b"\xef\xbb\xbf" + text)
     assert iopddl.load(str(path)).num_nodes == 5
+
+
+def test_load_request_options(tmp_path):
+    """A request with a field that would change the problem is refused unless asked; a cost
+    scale given replaces the chosen one."""
+    path = tmp_path / "r.textproto"
+    path.write_text("num_nodes: 1 s_len: 2 computation_costs { costs: [2.5, 0.75] } "
+                    "departure_costs { costs: [1, 1] }\n")
+    with pytest.raises(iopddl.InputError, match="departure_costs: not supported"):
+        iopddl.load(str(path))
+    problem = iopddl.load(str(path), ignore_unsupported_fields=True, cost_scale=4)
+    result = iopddl.solve(problem, time_limit=1)
+    assert result.cost == 3  # 0.75 x 4
+    with pytest.raises(iopddl.InputError, match="cost_scale"):
+        iopddl.load(str(path), ignore_unsupported_fields=True, cost_scale=0)
