@@ -50,6 +50,10 @@ TEST_CASE("an instance whose least-memory peak exceeds the limit is proven infea
     test::Outcome out = test::solve_checked(p, o);
     CHECK(out.result.status == SolveStatus::kInfeasible);
     CHECK_FALSE(out.cost.has_value());
+    // Where and why: both nodes at their least usage (4 + 3) at time 1, by name.
+    CHECK(out.result.note ==
+          "the least-memory peak 7 at time 1 exceeds the usage limit 6 (2 nodes live then, at "
+          "their least usage: node 0 (4), node 1 (3))");
   }
 }
 
