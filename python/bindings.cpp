@@ -63,8 +63,7 @@ std::int64_t int64_item(const py::handle& item, const std::string& where, std::s
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
   if (overflow != 0)
-    throw py::value_error(at + ": " + std::string(py::str(number)) +
-                          " is outside the int64 range");
+    throw py::value_error(at + ": " + std::string(py::str(number)) + " is outside the int64 range");
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   return v;
 }
@@ -109,9 +108,8 @@ std::vector<std::int64_t> int64_values(const py::handle& values, const std::stri
 // not with pybind11's list of signatures.
 std::uint64_t unsigned_arg(const py::handle& value, const char* name, std::uint64_t lo,
                            std::uint64_t hi) {
-  const std::string what = std::string(name) + ": expected an integer from " +
-                           std::to_string(lo) + " to " +
-                           std::to_string(hi) + ", found " + std::string(py::repr(value));
+  const std::string what = std::string(name) + ": expected an integer from " + std::to_string(lo) +
+                           " to " + std::to_string(hi) + ", found " + std::string(py::repr(value));
   if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr())) throw InputError(what);
   const py::object number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
   if (!number) throw py::error_already_set();

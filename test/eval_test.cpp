@@ -1,10 +1,9 @@
-#include "iopddl/evaluate.hpp"
-
 #include <doctest/doctest.h>
 
 #include <map>
 
 #include "../src/eval/usage_tree.hpp"
+#include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "support.hpp"
 

@@ -1,13 +1,12 @@
 // Bucket elimination (exact/bucket_elimination): the least cost with memory left aside,
 // against brute force over the reduced assignments, in any elimination order; and exact
 // mode by it, against the brute-force optimum under the memory limit.
-#include "exact/bucket_elimination.hpp"
-
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <numeric>
 
+#include "exact/bucket_elimination.hpp"
 #include "local/elimination.hpp"
 #include "reduce/reduced.hpp"
 #include "support.hpp"

@@ -1,13 +1,12 @@
 // Branch-and-bound on priced cost networks (exact/priced_search): against brute force over
 // every labelling of thousands of tiny networks, with forbidden entries, ties and parallel
 // edges; within a node limit it never returns a worse labelling; same input, same answer.
-#include "exact/priced_search.hpp"
-
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "exact/priced_search.hpp"
 #include "iopddl/rng.hpp"
 
 namespace iopddl {

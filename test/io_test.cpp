@@ -1,3 +1,5 @@
+#include "iopddl/io.hpp"
+
 #include <doctest/doctest.h>
 #include <libdeflate.h>
 
@@ -7,7 +9,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "iopddl/io.hpp"
 #include "iopddl/stop.hpp"
 #include "support.hpp"
 
@@ -156,8 +157,7 @@ TEST_CASE("gzip members whose trailer does not give their size are decoded in st
 TEST_CASE("a gzip stream that is no input is refused before it is decompressed") {
   const std::string path = "gzip_zeros.json.gz";
   write_bytes(path, gzip_bytes(std::string(std::size_t{64} << 20, '\0')));
-  CHECK_THROWS_WITH_AS(read_problem(path),
-                       doctest::Contains("(byte 0 is 0x00) once decompressed"),
+  CHECK_THROWS_WITH_AS(read_problem(path), doctest::Contains("(byte 0 is 0x00) once decompressed"),
                        InputError);
   // Cut short: refused, whatever its (now random) trailer claims.
   std::vector<char> gz = gzip_bytes(to_json(read_problem(source_path("examples/example.json"))));

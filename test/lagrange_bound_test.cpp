@@ -1,7 +1,5 @@
 // Certified lower bounds: never above the optimum, tight where they must be, and the integer
 // recomputation equal to a slow reference of the same formula.
-#include "lagrange/bound.hpp"
-
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,6 +10,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
 #include "iopddl/solve.hpp"
+#include "lagrange/bound.hpp"
 #include "lagrange/network.hpp"
 #include "local/state.hpp"
 #include "reduce/reduced.hpp"

@@ -2,8 +2,6 @@
 // emulated in one process: the regions' parts sum exactly to the whole problem for every
 // assignment its copies agree with, the summed bound never exceeds the brute-force
 // optimum, and one region is the single-process bound engine.
-#include "lagrange/region.hpp"
-
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include "iopddl/evaluate.hpp"
 #include "lagrange/ascent.hpp"
 #include "lagrange/bound.hpp"
+#include "lagrange/region.hpp"
 #include "partition/regions.hpp"
 #include "reduce/reduced.hpp"
 #include "support.hpp"

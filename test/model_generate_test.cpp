@@ -1,9 +1,8 @@
-#include "iopddl/generate.hpp"
-
 #include <doctest/doctest.h>
 
 #include <sstream>
 
+#include "iopddl/generate.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/solve.hpp"
 #include "reduce/reduced.hpp"

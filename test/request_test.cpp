@@ -159,8 +159,9 @@ void to_intervals(Request& r, Rng& rng) {
   for (std::size_t v = 0; v < n; ++v) {
     auto& i = own[v];
     if (i.first >= i.second || rng.below(2) == 0) continue;
-    const std::int64_t split = i.first + 1 + static_cast<std::int64_t>(rng.below(
-                                                 static_cast<std::uint64_t>(i.second - i.first)));
+    const std::int64_t split =
+        i.first + 1 +
+        static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(i.second - i.first)));
     groups[{split, i.second}].push_back(static_cast<std::int64_t>(v));
     i.second = split - 1;
   }
@@ -342,8 +343,9 @@ TEST_CASE("bad requests are refused with the field named") {
           .find("edge memory") != std::string::npos);
   CHECK(refusal("num_nodes: 1\nbogus_field: 3").find("line 2") != std::string::npos);
   // Liveness as intervals and groups: one interval per node in the end, and not with live.
-  const std::string two = "num_nodes: 2 s_len: [1, 1] computation_costs { costs: 1 } "
-                          "computation_costs { costs: 1 } ";
+  const std::string two =
+      "num_nodes: 2 s_len: [1, 1] computation_costs { costs: 1 } "
+      "computation_costs { costs: 1 } ";
   CHECK(refusal(two + "node_intervals { first: 0 second: 3 }") ==
         "bad.textproto: node_intervals: 1 entries, but num_nodes + node_groups is 2");
   CHECK(refusal(two + "node_intervals { first: 0 second: 3 } node_intervals { first: 1 second: 0 } "
@@ -363,9 +365,10 @@ TEST_CASE("bad requests are refused with the field named") {
 }
 
 TEST_CASE("unsupported fields refuse the request unless asked, harmless ones are named") {
-  const std::string text = "num_nodes: 1 s_len: 1 computation_costs { costs: 1 } "
-                           "departure_costs { costs: 1 } makespan_coeff { coeff: 2 } "
-                           "saltiplier: 0.5";
+  const std::string text =
+      "num_nodes: 1 s_len: 1 computation_costs { costs: 1 } "
+      "departure_costs { costs: 1 } makespan_coeff { coeff: 2 } "
+      "saltiplier: 0.5";
   CHECK(refusal(text) ==
         "bad.textproto: departure_costs, makespan_coeff: not supported by iopddl, and the answer "
         "would leave them out of the problem (--ignore-unsupported-fields solves without them)");
@@ -469,7 +472,8 @@ TEST_CASE("fractional costs are scaled, not truncated, and never called optimal 
             .cost_scale == 1);
 }
 
-TEST_CASE("a cost scale given by the user replaces the chosen one, and never makes a cost infinite") {
+TEST_CASE(
+    "a cost scale given by the user replaces the chosen one, and never makes a cost infinite") {
   RequestOptions o;
   o.cost_scale = 4;
   const XlaRequest q = read_request(
