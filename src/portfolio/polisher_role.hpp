@@ -9,13 +9,13 @@
 #include <limits>
 
 #include "iopddl/types.hpp"
+#include "shared_best.hpp"
 
 namespace iopddl {
 
-template <class Shared>
 class PolisherRole {
  public:
-  PolisherRole(bool polisher, const Shared* shared, bool hand_over)
+  PolisherRole(bool polisher, const SharedBest* shared, bool hand_over)
       : polisher_(polisher && shared != nullptr), shared_(shared), hand_over_(hand_over) {}
 
   bool is_polisher() const { return polisher_; }
@@ -41,7 +41,7 @@ class PolisherRole {
 
  private:
   bool polisher_;
-  const Shared* shared_;
+  const SharedBest* shared_;
   bool hand_over_;
   bool handed_over_ = false;
   Total from_ = std::numeric_limits<Total>::max();  // the cost of the last answer taken up

@@ -43,35 +43,9 @@
 #include "polish_schedule.hpp"
 #include "polisher_role.hpp"
 #include "priced_labelling.hpp"
+#include "shared_best.hpp"
 
 namespace iopddl {
-
-// The best reduced answer of all workers in a timed run: a stagnating worker polishes it
-// rather than its own (deterministic runs leave it out: when a worker reads it would
-// depend on the threads' timing). On N the worker at price level 0.15 stops improving
-// after about 11 s and otherwise polishes a worse answer (tuning.csv: shared-best).
-class SharedBest {
- public:
-  void publish(const std::vector<Strategy>& x, Total cost) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (best_.empty() || cost < best_cost_) best_ = x, best_cost_ = cost;
-  }
-  // The worker adopts the best answer (if there is one and it beats the worker's own).
-  template <class W>
-  void give(W& worker) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!best_.empty()) worker.adopt(best_, best_cost_);
-  }
-  // Whether a pricing worker (not a polisher) has polished on stagnation.
-  void mark_stale_polish() { stale_polish_.store(true, std::memory_order_relaxed); }
-  bool stale_polish() const { return stale_polish_.load(std::memory_order_relaxed); }
-
- private:
-  std::mutex mutex_;
-  std::vector<Strategy> best_;
-  Total best_cost_ = 0;
-  std::atomic<bool> stale_polish_{false};
-};
 
 // `millions` of work units (--work-limit), saturating.
 std::uint64_t work_units(std::uint64_t millions);
@@ -205,10 +179,10 @@ class Worker {
   } best_;
   int stale_ = 0;
   std::uint64_t rounds_ = 0;
-  WorkMeter meter_;                // the work of its searches; bounded in deterministic runs
-  SharedBest* shared_;             // null in deterministic runs
-  bool polished_ = false;          // whether the worker has polished a best yet
-  PolisherRole<SharedBest> role_;  // a polisher's part (timed runs only)
+  WorkMeter meter_;        // the work of its searches; bounded in deterministic runs
+  SharedBest* shared_;     // null in deterministic runs
+  bool polished_ = false;  // whether the worker has polished a best yet
+  PolisherRole role_;      // a polisher's part (timed runs only)
   Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
 };
 
