@@ -23,6 +23,7 @@
 #include "iopddl/iopddl.hpp"
 #include "process_clock.hpp"
 #include "run.hpp"
+#include "signals.hpp"
 #include "solve_options.hpp"
 #include "xla_request.hpp"
 
@@ -182,10 +183,7 @@ struct BoundCommand {
 sigset_t original_signal_mask;
 
 __attribute__((constructor)) void hold_stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaddset(&set, sig);
-  pthread_sigmask(SIG_BLOCK, &set, &original_signal_mask);
+  block_stop_signals(true, &original_signal_mask);
 }
 
 void release_stop_signals() {

@@ -13,14 +13,14 @@
 
 namespace iopddl::app {
 
-sigset_t block_stop_signals(bool with_usr1) {
+sigset_t block_stop_signals(bool with_usr1, sigset_t* previous) {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGHUP);  // a closed terminal or ssh session: the answer is printed all the same
   if (with_usr1) sigaddset(&set, SIGUSR1);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  pthread_sigmask(SIG_BLOCK, &set, previous);
   return set;
 }
 

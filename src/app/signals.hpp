@@ -12,8 +12,9 @@
 namespace iopddl::app {
 
 // Blocks SIGINT, SIGTERM, SIGHUP (and SIGUSR1 when `with_usr1`) in the calling thread, so
-// in every thread started after it (MPI's too), and returns that set.
-sigset_t block_stop_signals(bool with_usr1);
+// in every thread started after it (MPI's too), and returns that set; the mask before goes
+// to `previous` when given.
+sigset_t block_stop_signals(bool with_usr1, sigset_t* previous = nullptr);
 
 // Seconds the kernel takes to free this process's memory at exit, which counts against
 // the time limit.

@@ -172,7 +172,7 @@ bool for_each_live_node(const std::pair<const std::uint8_t*, int>& entry, Visit&
 // scaled), but no more than keeps the largest finite cost within 10^17, a tenth of XLA's
 // infinity (10^18, which stays forbidden). Where both cannot hold, the largest scale
 // within that cap; the answer then says how far rounding moved any cost.
-inline double cost_scale(const Request& r_, std::size_t n_) {
+inline double cost_scale(const Request& r, std::size_t n) {
   double least = INFINITY, most = 0;
   bool integral = true;
   const auto see = [&](double c) {
@@ -181,13 +181,12 @@ inline double cost_scale(const Request& r_, std::size_t n_) {
     least = std::min(least, std::abs(c));
     most = std::max(most, std::abs(c));
   };
-  for (std::size_t v = 0; v < n_; ++v)
-    for (int s = 0; s < static_cast<int>(r_.s_len(static_cast<int>(v))); ++s)
-      see(r_.computation_costs(static_cast<int>(v)).costs(s) +
-          (r_.communication_costs().empty()
-               ? 0.0
-               : r_.communication_costs(static_cast<int>(v)).costs(s)));
-  for (const auto& table : r_.resharding_costs())
+  for (std::size_t v = 0; v < n; ++v)
+    for (int s = 0; s < static_cast<int>(r.s_len(static_cast<int>(v))); ++s)
+      see(r.computation_costs(static_cast<int>(v)).costs(s) +
+          (r.communication_costs().empty() ? 0.0
+                                           : r.communication_costs(static_cast<int>(v)).costs(s)));
+  for (const auto& table : r.resharding_costs())
     for (const double c : table.costs()) see(c);
   if (integral || most == 0) return 1;
   const int fine = static_cast<int>(std::ceil(std::log2(5e8 / least)));
