@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "iopddl/iopddl.hpp"
 #include "request_fields.hpp"
@@ -111,14 +112,16 @@ class Conversion {
     if (intervals != n_ + groups)
       f_.refuse("node_intervals", std::to_string(intervals) + " entries, but num_nodes + " +
                                       "node_groups is " + std::to_string(n_ + groups));
-    // Each node's pieces: inclusive [first, second] as half-open [first, second + 1).
-    std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> pieces(n_);
+    // Every node's pieces, inclusive [first, second] as half-open [first, second + 1), in
+    // one flat list (v, first, end) sorted by node and start: one per node in most requests.
+    std::vector<std::tuple<std::size_t, std::int64_t, std::int64_t>> pieces;
+    pieces.reserve(n_);
     const auto add = [&](std::size_t v, std::size_t i) {
       const auto& pair = r_.node_intervals(static_cast<int>(i));
       if (pair.first() > pair.second()) return;  // never live
       if (pair.first() < 0 || pair.second() >= (std::int64_t{1} << 62))
         f_.refuse(at("node_intervals", i), "steps must be within [0, 2^62)");
-      pieces[v].emplace_back(pair.first(), pair.second() + 1);
+      pieces.emplace_back(v, pair.first(), pair.second() + 1);
     };
     for (std::size_t v = 0; v < n_; ++v) add(v, v);
     for (std::size_t g = 0; g < groups; ++g)
@@ -128,21 +131,18 @@ class Conversion {
                                               std::to_string(n_) + " nodes)");
         add(static_cast<std::size_t>(v), n_ + g);
       }
-    for (std::size_t v = 0; v < n_; ++v) {
-      auto& p = pieces[v];
-      if (p.empty()) continue;
-      std::sort(p.begin(), p.end());
-      for (std::size_t i = 1; i < p.size(); ++i)
-        if (p[i].first != p[i - 1].second)
-          f_.refuse("node_intervals",
-                    "node " + std::to_string(v) + " is live over [" +
-                        std::to_string(p[i - 1].first) + ", " +
-                        std::to_string(p[i - 1].second - 1) + "] and [" +
-                        std::to_string(p[i].first) + ", " + std::to_string(p[i].second - 1) +
-                        "], which " + (p[i].first < p[i - 1].second ? "overlap" : "leave a gap") +
-                        ": iopddl's model has one interval per node");
-      lo_[v] = p.front().first;
-      hi_[v] = p.back().second;
+    if (groups > 0) std::sort(pieces.begin(), pieces.end());  // (own pieces come in order)
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      const auto [v, first, end] = pieces[i];
+      if (seen_[v] && first != hi_[v])
+        f_.refuse("node_intervals", "node " + std::to_string(v) + " is live over [" +
+                                        std::to_string(lo_[v]) + ", " + std::to_string(hi_[v] - 1) +
+                                        "] and [" + std::to_string(first) + ", " +
+                                        std::to_string(end - 1) + "], which " +
+                                        (first < hi_[v] ? "overlap" : "leave a gap") +
+                                        ": iopddl's model has one interval per node");
+      if (!seen_[v]) lo_[v] = first;
+      hi_[v] = end;
       seen_[v] = 1;
     }
   }
