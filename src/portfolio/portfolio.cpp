@@ -199,6 +199,10 @@ bool Portfolio::improve(const std::vector<Strategy>& x, StopControl& stop, Incum
   return !workers_.empty() && workers_[0]->improve(x, stop, store, log_);
 }
 
+void Portfolio::polish_first(StopControl& stop, IncumbentStore& store) {
+  if (!workers_.empty()) workers_[0]->polish_first(stop, store, log_);
+}
+
 bool Portfolio::spent() const {
   return std::all_of(workers_.begin(), workers_.end(),
                      [](const auto& w) { return w->work().spent(); });
@@ -222,12 +226,21 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
   std::string hint_note;
   if (!hint.empty()) {
     std::vector<Strategy> x;
-    if (!portfolio.reduced().contract({hint.begin(), hint.end()}, x))
-      hint_note = "the hint was not used: it picks a strategy that presolve proved useless";
-    else if (hint_cost)
-      portfolio.adopt(x, *hint_cost);
-    else if (!portfolio.improve(x, stop, store))
+    const std::vector<Strategy> a(hint.begin(), hint.end());
+    std::optional<Total> start = hint_cost;
+    if (const std::size_t moved = portfolio.reduced().contract_nearest(a, x); moved > 0) {
+      // strategies presolve removed as dominated: their nearest, re-evaluated
+      log.info("the hint picks strategies that presolve removed in %zu groups: replaced", moved);
+      const Evaluation e = evaluate(p, portfolio.reduced().expand(x));
+      start = e.feasible ? std::optional<Total>(e.cost) : std::nullopt;
+      if (start) store.offer(portfolio.reduced().expand(x), e.cost, "hint");
+    }
+    if (start) {
+      portfolio.adopt(x, *start);
+      if (o.polish_hint) portfolio.polish_first(stop, store);
+    } else if (!portfolio.improve(x, stop, store)) {
       hint_note = "the hint, over the memory limit, repaired to no better than the first answer";
+    }
     if (!hint_note.empty()) log.info("%s", hint_note.c_str());
   }
   portfolio.run(stop, store, UINT64_MAX);  // deterministic runs end when their work is spent

@@ -71,6 +71,8 @@ class Portfolio {
   // Worker 0 repairs and improves a reduced assignment from elsewhere (the distributed bound's
   // assembly) under the true limit and keeps it if it beats its best. Returns whether it did.
   bool improve(const std::vector<Strategy>& x, StopControl& stop, IncumbentStore& store);
+  // Worker 0 polishes its best (an adopted warm start) before the rounds, on its own work.
+  void polish_first(StopControl& stop, IncumbentStore& store);
 
  private:
   SolveResult solve_small_exactly(StopControl& stop, IncumbentStore& store);

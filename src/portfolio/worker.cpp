@@ -114,6 +114,11 @@ bool Worker::improve(const std::vector<Strategy>& x, const StopControl& stop, In
   return true;
 }
 
+void Worker::polish_first(const StopControl& root, IncumbentStore& store, Log& log) {
+  const StopControl stop(root, meter_);
+  polish_best(stop, store, log);
+}
+
 bool Worker::polishing() const {
   return role_.active();
 }

@@ -103,6 +103,9 @@ class Worker {
   std::vector<double> prices() const { return pricing_.prices(); }
   void set_prices(const std::vector<double>& w) { pricing_.set_prices(w); }
 
+  // Polishes the worker's best (an adopted warm start) before any round, its work on the
+  // worker's meter.
+  void polish_first(const StopControl& root, IncumbentStore& store, Log& log);
   // Repairs and improves an assignment from elsewhere (the distributed bound's assembly) under the
   // true limit; keeps it if it beats this worker's best. Returns whether it did.
   bool improve(const std::vector<Strategy>& x, const StopControl& stop, IncumbentStore& store,

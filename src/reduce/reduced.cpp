@@ -223,4 +223,39 @@ bool Reduced::contract(const std::vector<Strategy>& a, std::vector<Strategy>& x)
   return true;
 }
 
+std::size_t Reduced::contract_nearest(const std::vector<Strategy>& a,
+                                      std::vector<Strategy>& x) const {
+  x.assign(num_nodes(), 0);
+  std::size_t changed = 0;
+  for (std::uint32_t g = 0; g < num_nodes(); ++g) {
+    // (fits, matching members, -cost, -usage): the greatest wins
+    std::tuple<bool, std::size_t, Cost, Total> best{false, 0, 0, 0};
+    bool exact = false;
+    for (Strategy s = 0; s < k_[g]; ++s) {
+      bool fits = true;
+      std::size_t matching = 0;
+      Total usage = 0;
+      for (std::size_t mi = member_begin_[g]; mi < member_begin_[g + 1]; ++mi) {
+        const NodeId v = member_[mi];
+        const Usage u = p_->usages(v)[choice(mi, s)];
+        matching += choice(mi, s) == a[v];
+        fits = fits && (!p_->has_memory(v) || u <= p_->usages(v)[a[v]]);
+        usage += p_->has_memory(v) ? u : 0;
+      }
+      const std::tuple<bool, std::size_t, Cost, Total> key{fits, matching, -costs(g)[s], -usage};
+      if (s == 0 || key > best) {
+        best = key;
+        x[g] = s;
+      }
+      if (matching == member_begin_[g + 1] - member_begin_[g]) {
+        x[g] = s;
+        exact = true;
+        break;
+      }
+    }
+    changed += !exact;
+  }
+  return changed;
+}
+
 }  // namespace iopddl

@@ -91,6 +91,11 @@ class Reduced {
   std::vector<Strategy> expand(const std::vector<Strategy>& x) const;
   // The reduced assignment matching an input assignment, when there is one.
   bool contract(const std::vector<Strategy>& a, std::vector<Strategy>& x) const;
+  // The same for any input assignment: a group that `a` does not match (a strategy that
+  // presolve removed as dominated) takes, among its strategies whose every member uses no
+  // more memory than in `a`, one that matches most members, then of least cost (a dominating
+  // strategy qualifies); failing any, one of least usage. Returns how many groups it changed.
+  std::size_t contract_nearest(const std::vector<Strategy>& a, std::vector<Strategy>& x) const;
 
   const PresolveStats& stats() const { return stats_; }
 
