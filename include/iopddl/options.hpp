@@ -234,6 +234,10 @@ struct SolverOptions {
   // polisher-hand-over).
   bool polisher_hand_over = true;
   bool deterministic = false;  // bounded by work, not time: same seed+threads, same answer
+  // A feasible hint is polished (tree blocks, exact windows) before the pricing rounds, which
+  // start from scratch: a region of a distributed run starts from the global incumbent, and
+  // without this its first rounds rarely beat it (N, 4 regions: bench/results/regions_*.csv).
+  bool polish_hint = false;
   // Deterministic mode: millions of work units per worker (a unit is about one table entry
   // or delta read); 2500 is about 10 s per worker on a 2-core machine (tuning.csv: work-limit).
   std::uint64_t work_limit = 2500;
@@ -263,6 +267,12 @@ struct SolverOptions {
 // Distributed runs (used by the MPI layer only; plain data, so every build can read, check
 // and print them).
 struct DistributedOptions {
+  // Region rounds (src/regional/): regions each region rank improves per round; 1 rather
+  // than 2 on N at 1000 units per rank (k = 8: 2.14e11 against 2.40e11,
+  // bench/results/scaling_regions.csv).
+  std::size_t regions_per_rank = 1;
+  // Simulate this many machines in one process (0: do not), --deterministic only.
+  std::size_t simulate_ranks = 0;
   double sync_seconds = 1.0;         // wall time between synchronisations
   double price_blend = 0.0;          // how far each rank moves its prices to the average
   std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)

@@ -10,6 +10,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
+#include "../regional/simulate.hpp"
 #include "plain_checkpoints.hpp"
 #include "run_state.hpp"
 #include "signals.hpp"
@@ -220,7 +221,10 @@ std::string solve_plain(Run& run, const Problem& problem, SolveResult& result) {
   if (built_with_mpi())  // (checkpoints exist where MPI does)
     checkpoints.emplace(problem, run.store, run.stop, run.log, settings.distributed,
                         run.checkpoint_request);
-  result = solve(problem, o, run.stop, run.store, run.log, hint);
+  if (settings.distributed.simulate_ranks > 0)
+    result = simulate_ranks(problem, o, settings.distributed, run.stop, run.store, run.log);
+  else
+    result = solve(problem, o, run.stop, run.store, run.log, hint);
   return checkpoints ? checkpoints->write_final() : "";
 }
 

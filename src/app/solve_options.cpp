@@ -49,6 +49,10 @@ void describe_run(OptionTable& t, RunSettings& s) {
          "Bound the search by work (--work-limit), not time: the same seed and threads (and "
          "ranks) give the same answer. --time-limit is then ignored",
          o.deterministic);
+  t.flag("polish-hint",
+         "Polish a feasible hint (tree blocks, exact windows) before the pricing rounds (region "
+         "rounds of distributed runs do)",
+         o.polish_hint);
   t.unsigned_integer("work-limit",
                      "Work budget of --deterministic per worker, in millions of work units (a "
                      "unit is about one table entry or cost delta read; 250 is about a second)",
@@ -240,6 +244,14 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
            "How far each rank moves its memory prices to the ranks' average at a "
            "synchronisation (0: keep its own, 1: take the average)",
            d.price_blend, 0, 1, "a number", mpi);
+  t.unsigned_integer("distributed.regions-per-rank", "Regions each rank improves in a round",
+                     d.regions_per_rank, 1, 1024, mpi);
+  t.unsigned_integer("simulate-ranks",
+                     "Simulate this many machines in one process: rank 0 runs the whole-problem "
+                     "solver in phases of --sync-rounds, the others improve regions of the "
+                     "incumbent with the same work (needs --deterministic and --threads 1 or "
+                     "unset; each has the whole --work-limit)",
+                     d.simulate_ranks, 0, 4096, mpi);
   t.number("sync-seconds", "Seconds between synchronisations of the MPI ranks", d.sync_seconds,
            1e-3, kAny, "a finite number of seconds", mpi);
   t.unsigned_integer("sync-rounds",
@@ -277,6 +289,12 @@ void check_solve_options(const RunSettings& s) {
         "found " +
         std::to_string(w.min_size) + ", " + std::to_string(w.first_size) + ", " +
         std::to_string(w.max_size));
+  if (s.distributed.simulate_ranks > 0 && !s.solver.deterministic)
+    throw OptionError(
+        "--simulate-ranks: needs --deterministic (simulated ranks count work, not time)");
+  if (s.distributed.simulate_ranks > 0 && s.solver.threads > 1)
+    throw OptionError(
+        "--simulate-ranks: each simulated rank has one worker; --threads must be 1 or unset");
   if (s.solver.prices.scales.empty())
     throw OptionError("prices.scales: expected at least one price level");
 }

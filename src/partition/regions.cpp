@@ -8,6 +8,7 @@
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/cuthill_mckee_ordering.hpp>
 #include <boost/range/iterator_range.hpp>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -133,24 +134,36 @@ void add_boundaries(const Reduced& r, Partition& part) {
 // METIS's multilevel k-way partition of the reduced graph into `count` parts of about equal
 // work, minimising the cut; empty if METIS fails. Its vertex weights are integers: the
 // works, scaled so that their sum fits its 32-bit indices.
+// `nodes` (all when empty) are the subgraph to split, `seed` METIS's random seed.
 std::vector<std::uint32_t> metis_parts(const Reduced& r, const std::vector<double>& work,
-                                       double total, std::size_t count) {
-  const std::size_t n = r.num_nodes();
+                                       double total, std::size_t count,
+                                       const std::vector<std::uint32_t>& nodes = {}, int seed = 1) {
+  const std::size_t n = nodes.empty() ? r.num_nodes() : nodes.size();
+  std::vector<std::uint32_t> local;  // reduced node -> index among `nodes`
+  if (!nodes.empty()) {
+    local.assign(r.num_nodes(), UINT32_MAX);
+    for (std::uint32_t i = 0; i < n; ++i) local[nodes[i]] = i;
+  }
   std::vector<idx_t> xadj(n + 1, 0), adjncy, weight(n);
   const double scale = std::min(1.0, 1e9 / std::max(1.0, total));
-  for (std::uint32_t g = 0; g < n; ++g) {
-    for (std::uint32_t e : r.incident(g))
-      if (r.other(e, g) != g) adjncy.push_back(static_cast<idx_t>(r.other(e, g)));
-    xadj[g + 1] = static_cast<idx_t>(adjncy.size());
-    weight[g] = std::max<idx_t>(1, static_cast<idx_t>(std::llround(work[g] * scale)));
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t g = nodes.empty() ? i : nodes[i];
+    for (std::uint32_t e : r.incident(g)) {
+      const std::uint32_t h = r.other(e, g);
+      const std::uint32_t j = nodes.empty() ? h : local[h];
+      if (h != g && j != UINT32_MAX) adjncy.push_back(static_cast<idx_t>(j));
+    }
+    xadj[i + 1] = static_cast<idx_t>(adjncy.size());
+    weight[i] = std::max<idx_t>(1, static_cast<idx_t>(std::llround(work[g] * scale)));
   }
-  idx_t nodes = static_cast<idx_t>(n), constraints = 1, parts = static_cast<idx_t>(count), cut = 0;
+  idx_t vertices = static_cast<idx_t>(n), constraints = 1, parts = static_cast<idx_t>(count),
+        cut = 0;
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = 1;  // the same partition on every run
+  options[METIS_OPTION_SEED] = seed;  // the same partition on every run of a seed
   std::vector<idx_t> part(n, 0);
-  if (METIS_PartGraphKway(&nodes, &constraints, xadj.data(), adjncy.data(), weight.data(), nullptr,
-                          nullptr, &parts, nullptr, nullptr, options, &cut,
+  if (METIS_PartGraphKway(&vertices, &constraints, xadj.data(), adjncy.data(), weight.data(),
+                          nullptr, nullptr, &parts, nullptr, nullptr, options, &cut,
                           part.data()) != METIS_OK)
     return {};
   return {part.begin(), part.end()};
@@ -206,6 +219,49 @@ Partition regions_of(const Reduced& r, std::vector<std::uint32_t> owner, std::si
   }
   add_boundaries(r, part);
   return part;
+}
+
+std::vector<std::uint32_t> moving_owners(const Reduced& r, std::size_t count, std::uint64_t round) {
+  const std::size_t n = r.num_nodes();
+  count = std::max<std::size_t>(1, std::min(count, std::max<std::size_t>(n, 1)));
+  std::vector<std::uint32_t> owner(n, 0);
+  if (count == 1) return owner;
+  std::vector<double> work(n);
+  double linked_work = 0, lone_work = 0;
+  std::vector<std::uint32_t> linked, lone;
+  for (std::uint32_t g = 0; g < n; ++g) {
+    work[g] = node_work(r, g);
+    (r.incident(g).empty() ? lone : linked).push_back(g);
+    (r.incident(g).empty() ? lone_work : linked_work) += work[g];
+  }
+  const std::vector<std::uint32_t> parts =
+      linked.size() > count
+          ? metis_parts(r, work, linked_work, count, linked, static_cast<int>(round % 1000003) + 1)
+          : std::vector<std::uint32_t>{};
+  for (std::size_t i = 0; i < linked.size(); ++i)
+    owner[linked[i]] = parts.empty() ? static_cast<std::uint32_t>(i % count) : parts[i];
+  // Lone nodes by the time their group's memory starts, in windows of equal work; the
+  // windows move by 0.618 of one each round (the golden ratio spreads the offsets).
+  const Problem& p = r.original();
+  std::vector<std::pair<std::int64_t, std::uint32_t>> by_time;
+  by_time.reserve(lone.size());
+  for (std::uint32_t g : lone) {
+    std::int64_t start = INT64_MAX;
+    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi)
+      if (p.has_memory(r.member_node(mi)))
+        start = std::min(start, p.interval_lo(r.member_node(mi)));
+    by_time.emplace_back(start, g);
+  }
+  std::sort(by_time.begin(), by_time.end());
+  const double window = lone_work / static_cast<double>(count);
+  const double shift = std::fmod(0.618034 * static_cast<double>(round), 1.0) * window;
+  double done = shift;
+  for (const auto& [start, g] : by_time) {
+    const auto w = window > 0 ? static_cast<std::size_t>(done / window) : 0;
+    owner[g] = static_cast<std::uint32_t>((w + round) % count);
+    done += work[g];
+  }
+  return owner;
 }
 
 }  // namespace iopddl

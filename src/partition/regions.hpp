@@ -36,5 +36,11 @@ Partition make_regions(const Reduced& r, std::size_t count);
 // The regions of given owners (each < count), with their ghosts and cut edges; the
 // components and articulation points are not counted.
 Partition regions_of(const Reduced& r, std::vector<std::uint32_t> owner, std::size_t count);
+// Owners (reduced node -> region < count) for the region rounds of a distributed run,
+// different each round so that no boundary stays frozen: METIS, seeded by the round, splits
+// the nodes with an edge into parts of equal work; nodes without one, which meet the others
+// only in memory, go in windows of equal work by the time their memory starts (nodes live
+// at the same time share a region, so they can trade memory), the windows shifted each round.
+std::vector<std::uint32_t> moving_owners(const Reduced& r, std::size_t count, std::uint64_t round);
 
 }  // namespace iopddl

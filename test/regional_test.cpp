@@ -1,0 +1,183 @@
+// Region rounds (src/regional/, src/coordinator/assembly.hpp): a region's problem against
+// the whole problem by brute force, the allowances, the assembly checked by the reference
+// evaluator, and the simulation of k machines.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "coordinator/assembly.hpp"
+#include "iopddl/generate.hpp"
+#include "reduce/reduced.hpp"
+#include "regional/region_problem.hpp"
+#include "regional/simulate.hpp"
+#include "support.hpp"
+
+namespace iopddl {
+namespace {
+
+// A feasible assignment of `p` drawn at random (nullopt if none was found in 200 draws).
+std::optional<std::vector<Strategy>> random_feasible(const Problem& p, Rng& rng) {
+  for (int draw = 0; draw < 200; ++draw) {
+    std::vector<Strategy> x(p.num_nodes());
+    for (NodeId v = 0; v < p.num_nodes(); ++v)
+      x[v] = static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(p.strategies(v))));
+    if (evaluate(p, x).feasible) return x;
+  }
+  return std::nullopt;
+}
+
+// A random split of the nodes into `count` regions (sorted node lists).
+std::vector<std::vector<NodeId>> random_regions(const Problem& p, std::size_t count, Rng& rng) {
+  std::vector<std::vector<NodeId>> regions(count);
+  for (NodeId v = 0; v < p.num_nodes(); ++v) regions[rng.below(count)].push_back(v);
+  return regions;
+}
+
+test::TinySpec spec() {
+  test::TinySpec s;
+  s.nodes = 6;
+  s.edges = 7;
+  s.limit_factor = 1.3;
+  return s;
+}
+
+TEST_CASE("regional: a region's answers fit the whole problem, at a constant cost offset") {
+  Rng rng(11);
+  int checked = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Problem p = test::random_problem(rng, spec());
+    const auto x = random_feasible(p, rng);
+    if (!x) continue;
+    const auto regions = random_regions(p, 2, rng);
+    const std::vector<NodeId>& nodes = regions[0];
+    if (nodes.empty()) continue;
+    const std::vector<Total> usage = coordinator::usage_profile(p, *x);
+    const std::vector<Total> room = coordinator::room_profile(p);
+    const std::vector<Total> capacity = coordinator::allowance(p, *x, nodes, usage, room);
+    const RegionProblem rp = region_problem(p, *x, nodes, capacity);
+    REQUIRE(rp.nodes == nodes);
+    std::optional<Total> offset;
+    test::for_each_assignment(rp.problem, [&](const std::vector<Strategy>& y) {
+      std::vector<Strategy> whole = *x;
+      for (std::size_t i = 0; i < nodes.size(); ++i) whole[nodes[i]] = y[i];
+      const Evaluation in_region = evaluate(rp.problem, y), in_whole = evaluate(p, whole);
+      if (in_region.feasible) CHECK(in_whole.feasible);
+      if (in_whole.forbidden_picks > 0 || in_region.forbidden_picks > 0) return;
+      const Total d = in_whole.cost - in_region.cost;
+      if (!offset) offset = d;
+      CHECK(d == *offset);
+      ++checked;
+    });
+    // the incumbent's own labels fit the region's problem
+    std::vector<Strategy> own(rp.problem.num_nodes(), 0);
+    for (std::size_t i = 0; i < nodes.size(); ++i) own[i] = (*x)[nodes[i]];
+    CHECK(evaluate(rp.problem, own).feasible);
+  }
+  CHECK(checked > 100);
+}
+
+TEST_CASE("regional: the allowances never sum past the limit and cover each region's usage") {
+  Rng rng(12);
+  for (int trial = 0; trial < 60; ++trial) {
+    const Problem p = test::random_problem(rng, spec());
+    const auto x = random_feasible(p, rng);
+    if (!x || !p.usage_limit()) continue;
+    const auto regions = random_regions(p, 3, rng);
+    const std::vector<Total> usage = coordinator::usage_profile(p, *x);
+    const std::vector<Total> room = coordinator::room_profile(p);
+    std::vector<Total> sum(p.num_segments(), 0);
+    for (const auto& nodes : regions) {
+      const std::vector<Total> a = coordinator::allowance(p, *x, nodes, usage, room);
+      for (std::size_t s = 0; s < sum.size(); ++s) sum[s] += a[s];
+      // its own usage: the profile of its nodes alone
+      std::vector<Total> mine(p.num_segments(), 0);
+      for (NodeId v : nodes)
+        for (std::uint32_t s = p.seg_lo(v); s < p.seg_hi(v); ++s)
+          mine[s] += p.usages(v)[static_cast<std::size_t>((*x)[v])];
+      for (std::size_t s = 0; s < sum.size(); ++s) CHECK(a[s] >= mine[s]);
+    }
+    for (std::size_t s = 0; s < sum.size(); ++s) CHECK(sum[s] <= *p.usage_limit());
+  }
+}
+
+TEST_CASE("regional: the assembly keeps the incumbent feasible and its gain exact") {
+  Rng rng(13);
+  int improved = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Problem p = test::random_problem(rng, spec());
+    const auto x0 = random_feasible(p, rng);
+    if (!x0) continue;
+    const auto regions = random_regions(p, 3, rng);
+    std::vector<coordinator::RegionChange> changes;
+    for (std::uint32_t i = 0; i < regions.size(); ++i) {
+      coordinator::RegionChange c;
+      c.region = i;
+      c.gain = static_cast<Total>(rng.below(5));  // 0: skipped
+      for (NodeId v : regions[i])
+        if (rng.below(2)) {
+          c.nodes.push_back(v);
+          c.labels.push_back(
+              static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(p.strategies(v)))));
+        }
+      changes.push_back(c);
+    }
+    std::vector<Strategy> x = *x0;
+    std::vector<Total> usage = coordinator::usage_profile(p, x);
+    const coordinator::AssemblyOutcome a = coordinator::assemble(p, x, usage, changes);
+    const Evaluation before = evaluate(p, *x0), after = evaluate(p, x);
+    CHECK(after.feasible);
+    CHECK(after.cost == before.cost - a.gain);
+    CHECK(a.gain >= 0);
+    CHECK(usage == coordinator::usage_profile(p, x));
+    improved += a.accepted > 0;
+  }
+  CHECK(improved > 10);
+}
+
+TEST_CASE("regional: contract_nearest matches contract wherever the input is representable") {
+  Rng rng(14);
+  for (int trial = 0; trial < 40; ++trial) {
+    const Problem p = test::random_problem(rng, spec());
+    const Reduced r = Reduced::build(p, true);
+    test::for_each_assignment(p, [&](const std::vector<Strategy>& a) {
+      std::vector<Strategy> exact, nearest;
+      const bool fits = r.contract(a, exact);
+      const std::size_t moved = r.contract_nearest(a, nearest);
+      CHECK(fits == (moved == 0));
+      if (fits) CHECK(nearest == exact);
+    });
+  }
+}
+
+TEST_CASE("regional: one simulated rank is the single-process run; k ranks reproduce") {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 400;
+  g.seed = 5;
+  const Problem p = generate_problem(g);
+  SolverOptions o = test::deterministic_options(20, 1);
+  auto run = [&](std::size_t ranks) {
+    DistributedOptions d;
+    d.simulate_ranks = ranks;
+    d.sync_rounds = 1;
+    StopControl stop;
+    stop.ignore_deadline();
+    IncumbentStore store(&stop);
+    Log quiet(stderr, &stop, true);
+    simulate_ranks(p, o, d, stop, store, quiet);
+    REQUIRE(store.has_solution());
+    const Evaluation e = evaluate(p, store.assignment());
+    CHECK(e.feasible);
+    CHECK(e.cost == store.cost());
+    return store.cost();
+  };
+  const test::Outcome plain = test::solve_checked(p, o);
+  REQUIRE(plain.cost);
+  CHECK(run(1) == *plain.cost);
+  const Total three = run(3);
+  CHECK(run(3) == three);
+}
+
+}  // namespace
+}  // namespace iopddl
