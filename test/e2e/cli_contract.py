@@ -570,7 +570,7 @@ def random_runs(c, instances, n, rng, tmp):
                "18446744073709551616", "0x10", "", "1e-3"]
     options = ["--seed", "--threads", "--work-limit", "--stale-rounds", "--lns-windows",
                "--sync-seconds", "--price-blend", "--algorithm",
-               "--pricing", "--gap-limit", "--bound-share"]
+               "--pricing", "--gap-limit", "--bound-share", "--simulate-ranks"]
     words = ["baseline", "portfolio", "member", "time", "mixed", "fast"]
     seen = {}
     for i in range(n):
