@@ -268,8 +268,7 @@ struct SolverOptions {
 // and print them).
 struct DistributedOptions {
   // Region rounds (src/regional/): regions each region rank improves per round; 1 rather
-  // than 2 on N at 1000 units per rank (k = 8: 2.14e11 against 2.40e11,
-  // bench/results/scaling_regions.csv).
+  // than 2 (N, seed 1, k = 8, W = 1000: 2.14e11 against 2.40e11; bench/README.md, Scaling).
   std::size_t regions_per_rank = 1;
   // Simulate this many machines in one process (0: do not), --deterministic only.
   std::size_t simulate_ranks = 0;
