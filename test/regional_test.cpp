@@ -8,6 +8,7 @@
 
 #include "coordinator/assembly.hpp"
 #include "iopddl/generate.hpp"
+#include "partition/regions.hpp"
 #include "reduce/reduced.hpp"
 #include "regional/region_problem.hpp"
 #include "regional/simulate.hpp"
@@ -148,6 +149,48 @@ TEST_CASE("regional: contract_nearest matches contract wherever the input is rep
       if (fits) CHECK(nearest == exact);
     });
   }
+}
+
+TEST_CASE("regional: the regions cover every group, are all used and move between rounds") {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 600;
+  g.seed = 7;
+  const Problem p = generate_problem(g);
+  const Reduced r = Reduced::build(p, true);
+  const std::vector<std::uint32_t> first = moving_owners(r, 4, 0), next = moving_owners(r, 4, 1);
+  REQUIRE(first.size() == r.num_nodes());
+  for (const auto& owners : {first, next}) {
+    std::vector<std::size_t> size(4, 0);
+    for (std::uint32_t o : owners) ++size.at(o);
+    for (std::size_t s : size) CHECK(s > 0);
+  }
+  CHECK(first != next);
+  CHECK(moving_owners(r, 4, 1) == next);  // the same round gives the same regions
+}
+
+TEST_CASE("regional: --polish-hint polishes a feasible hint before the rounds") {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 400;
+  g.seed = 6;
+  const Problem p = generate_problem(g);
+  const test::Outcome first = test::solve_checked(p, test::deterministic_options(5, 1));
+  REQUIRE(first.cost);
+  auto polish_batches = [&](bool polish) {
+    SolverOptions o = test::deterministic_options(5, 1);
+    o.polish_hint = polish;
+    o.stale_rounds = 1000000;  // no polish on stagnation
+    StopControl stop;
+    stop.ignore_deadline();
+    IncumbentStore store(&stop);
+    Log quiet(stderr, &stop, true);
+    const SolveResult r = solve(p, o, stop, store, quiet, first.assignment);
+    std::uint64_t calls = 0;
+    for (const NeighbourhoodReport& n : r.neighbourhoods) calls += n.calls;
+    return calls;
+  };
+  CHECK(polish_batches(true) > polish_batches(false));
 }
 
 TEST_CASE("regional: one simulated rank is the single-process run; k ranks reproduce") {

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <optional>
 
+#include "../regional/simulate.hpp"
 #include "iopddl/distributed.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
-#include "../regional/simulate.hpp"
 #include "plain_checkpoints.hpp"
 #include "run_state.hpp"
 #include "signals.hpp"

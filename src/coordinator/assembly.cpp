@@ -101,8 +101,8 @@ std::vector<Total> usage_profile(const Problem& p, std::span<const Strategy> x) 
                  [&](NodeId v) -> Total { return p.usages(v)[static_cast<std::size_t>(x[v])]; });
 }
 
-std::vector<Total> room_profile(const Problem& p, std::span<const NodeId> nodes) {
-  return profile(p, nodes.empty(), nodes, [&](NodeId v) -> Total { return node_room(p, v); });
+std::vector<Total> room_profile(const Problem& p) {
+  return profile(p, true, {}, [&](NodeId v) -> Total { return node_room(p, v); });
 }
 
 std::vector<Total> allowance(const Problem& p, std::span<const Strategy> x,

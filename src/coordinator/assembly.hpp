@@ -23,8 +23,8 @@ namespace iopddl::coordinator {
 // Summed usage of the live nodes per time segment of `p` under `x`.
 std::vector<Total> usage_profile(const Problem& p, std::span<const Strategy> x);
 // Each node's room: its greatest less its least usage over its allowed strategies (those of
-// cost below 10^18), summed per time segment over the live nodes of `nodes` (all if empty).
-std::vector<Total> room_profile(const Problem& p, std::span<const NodeId> nodes = {});
+// cost below 10^18), summed per time segment over the live nodes.
+std::vector<Total> room_profile(const Problem& p);
 
 // The allowance per time segment of the region of `nodes` (sorted): its usage under `x`
 // plus slack x room(region) / room(all), rounded down (less one, so that rounding never

@@ -231,9 +231,10 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
     if (const std::size_t moved = portfolio.reduced().contract_nearest(a, x); moved > 0) {
       // strategies presolve removed as dominated: their nearest, re-evaluated
       log.info("the hint picks strategies that presolve removed in %zu groups: replaced", moved);
-      const Evaluation e = evaluate(p, portfolio.reduced().expand(x));
+      const std::vector<Strategy> nearest = portfolio.reduced().expand(x);
+      const Evaluation e = evaluate(p, nearest);
       start = e.feasible ? std::optional<Total>(e.cost) : std::nullopt;
-      if (start) store.offer(portfolio.reduced().expand(x), e.cost, "hint");
+      if (start) store.offer(nearest, e.cost, "hint");
     }
     if (start) {
       portfolio.adopt(x, *start);
