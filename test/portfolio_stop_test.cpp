@@ -161,7 +161,9 @@ TEST_CASE("the portfolio's timeout paths end with a checked answer, on a clock t
   }
 }
 
-TEST_CASE("a stop control's work view stops when its meter is spent, and charges only it") {
+TEST_CASE(
+    "a stop control's work view stops when its meter is spent, and charges it and the views it is "
+    "in") {
   StopControl root;
   root.charge(1000);  // no meter: counted nowhere, never stops the root
   CHECK_FALSE(root.should_stop());
@@ -179,6 +181,20 @@ TEST_CASE("a stop control's work view stops when its meter is spent, and charges
   WorkMeter fresh;
   const StopControl other(root, fresh);
   CHECK_FALSE(other.should_stop());
+  // A view nested in a view charges both: the outer one stops when its own meter is spent
+  // by work done within the inner one.
+  WorkMeter outer_meter, inner_meter;
+  outer_meter.limit = 50;
+  const StopControl outer(root, outer_meter);
+  const StopControl inner(outer, inner_meter);
+  StopPoll inner_poll(&inner, 1);
+  ticks = 0;
+  while (ticks < 100 && !inner_poll.tick(10)) ++ticks;
+  CHECK(ticks == 4);
+  CHECK(inner_meter.done == 50);
+  CHECK(outer_meter.done == 50);
+  CHECK(outer.should_stop());
+  CHECK_FALSE(root.should_stop());
   root.request_stop();  // and a request reaches every view
   CHECK(other.should_stop());
 }

@@ -68,9 +68,12 @@ class StopControl {
 
   Clock::time_point now() const { return time_->now(); }
 
-  // Counts `units` of work on the meter, if this stop control has one.
+  // Counts `units` of work on the meter, if this stop control has one, and on those of the
+  // views it is nested in: work done within a view is work of the enclosing view too (else
+  // a search with a meter of its own inside a bounded phase never spends the phase).
   void charge(std::uint64_t units) const {
-    if (meter_ != nullptr) meter_->done += units;
+    for (const StopControl* s = this; s != nullptr; s = s->parent_)
+      if (s->meter_ != nullptr) s->meter_->done += units;
   }
   // The work counted on the meter so far (0 without one).
   std::uint64_t work_done() const { return meter_ != nullptr ? meter_->done : 0; }
