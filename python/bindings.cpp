@@ -368,7 +368,8 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "generate",
       [](const std::string& family, const py::object& nodes, const py::object& seed,
-         double limit_factor) {
+         double limit_factor, double isolated_share, double hub_share, double strategies_mean,
+         const py::object& max_strategies) {
         GeneratorOptions g;
         if (family == "forbidden")
           g.family = Family::kForbiddenPairs;
@@ -382,10 +383,19 @@ PYBIND11_MODULE(_core, m) {
         g.nodes = unsigned_arg(nodes, "nodes", 1, kMaxGeneratedNodes);
         g.seed = unsigned_arg(seed, "seed", 0, UINT64_MAX);
         g.limit_factor = limit_factor;
+        g.isolated_share = isolated_share;
+        g.hub_share = hub_share;
+        g.strategies_mean = strategies_mean;
+        g.max_strategies = unsigned_arg(max_strategies, "max_strategies", 2, 1000);
         return generate_problem(g);
       },
       py::arg("family") = "forbidden", py::arg("nodes") = 1000, py::arg("seed") = 1,
-      py::arg("limit_factor") = 1.1, "A generated instance, as `iopddl generate` writes");
+      py::arg("limit_factor") = 1.1, py::arg("isolated_share") = GeneratorOptions{}.isolated_share,
+      py::arg("hub_share") = GeneratorOptions{}.hub_share,
+      py::arg("strategies_mean") = GeneratorOptions{}.strategies_mean,
+      py::arg("max_strategies") = GeneratorOptions{}.max_strategies,
+      "A generated instance, as `iopddl generate` writes (the memory family's shape: "
+      "isolated_share, hub_share, strategies_mean, max_strategies)");
   m.def("evaluate", &evaluation, py::arg("problem"), py::arg("assignment"));
 
   py::class_<PyResult>(m, "Result")

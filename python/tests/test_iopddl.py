@@ -271,6 +271,15 @@ def test_arguments_out_of_range_are_refused_by_name():
             iopddl.generate("memory", nodes)
     with pytest.raises(iopddl.InputError, match="limit_factor: "):
         iopddl.generate("memory", 10, limit_factor=float("nan"))
+    with pytest.raises(iopddl.InputError, match="isolated_share: "):
+        iopddl.generate("memory", 10, isolated_share=1.5)
+    with pytest.raises(iopddl.InputError, match="max_strategies: "):
+        iopddl.generate("memory", 10, max_strategies=1)
+    # The shape options reach the generator.
+    plain = iopddl.generate("memory", 2000)
+    shaped = iopddl.generate("memory", 2000, isolated_share=0.99, max_strategies=7)
+    assert plain.num_edges > 1000 and shaped.num_edges < 100
+    assert max(shaped.strategies(v) for v in range(2000)) == 7
     # Integers past 64 bits in a list are named as such (numpy would make them floats).
     for big in (2**63, 2**64, -(2**63) - 1):
         with pytest.raises(ValueError, match=r"node 0: costs\[1\]: -?\d+ is outside the int64 range"):

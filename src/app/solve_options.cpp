@@ -318,6 +318,14 @@ void describe_generator_options(OptionTable& t, GeneratorOptions& g) {
            "a number from 0 to 20");
   t.number("alias-share", "Core family: share of core edges that rule strategy pairs out",
            g.alias_share, 0, 1, "a share from 0 to 1");
+  t.number("isolated-share", "Memory family: share of nodes without an edge", g.isolated_share, 0,
+           0.99, "a share from 0 to 0.99");
+  t.number("hub-share", "Memory family: share of nodes with 65 or more edges", g.hub_share, 0, 0.05,
+           "a share from 0 to 0.05");
+  t.number("strategies-mean", "Memory family: mean strategies per node", g.strategies_mean, 1, 200,
+           "a number from 1 to 200");
+  t.unsigned_integer("max-strategies", "Memory family: the largest strategy count",
+                     g.max_strategies, 2, 1000);
 }
 
 }  // namespace iopddl::app

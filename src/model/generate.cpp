@@ -4,7 +4,7 @@
 // communication cost that grows with d; edges
 // join nearby nodes with resharding costs (0 when the layouts match). The forbidden family
 // adds followers (equality edges: 0 on the diagonal, 10^18 elsewhere) and alias edges
-// (only 0 and 10^18); the memory family has none and leaves many nodes isolated.
+// (only 0 and 10^18). The memory family has its own file (generate_memory.cpp).
 #include "iopddl/generate.hpp"
 
 #include <algorithm>
@@ -26,19 +26,19 @@ struct Nodes {
   std::vector<std::int64_t> leader;
 };
 
-Nodes add_nodes(ProblemBuilder& b, Rng& rng, std::size_t n, bool forbidden) {
+Nodes add_nodes(ProblemBuilder& b, Rng& rng, std::size_t n) {
   const auto horizon = static_cast<std::int64_t>(n);
   Nodes nodes{std::vector<std::vector<int>>(n), std::vector<double>(n),
               std::vector<std::int64_t>(n, -1)};
   std::vector<Cost> cost;
   std::vector<Usage> usage;
   for (std::size_t v = 0; v < n; ++v) {
-    // Strategies: mean ~8, a few nodes with many (up to 120). In the forbidden family most
+    // Strategies: mean ~8, a few nodes with many (up to 120). Most
     // nodes follow a recent node: same strategies, tied to it by an equality-like edge (as
     // XLA's follower instructions are).
     int k = 1 + static_cast<int>(rng.below(12));
     if (rng.uniform() < 0.02) k = 20 + static_cast<int>(rng.below(100));
-    if (forbidden && v > 0 && rng.uniform() < 0.7) {
+    if (v > 0 && rng.uniform() < 0.7) {
       nodes.leader[v] = static_cast<std::int64_t>(v - 1 - rng.below(std::min<std::size_t>(v, 8)));
       k = static_cast<int>(nodes.shard[static_cast<std::size_t>(nodes.leader[v])].size());
     }
@@ -63,7 +63,6 @@ Nodes add_nodes(ProblemBuilder& b, Rng& rng, std::size_t n, bool forbidden) {
     if (rng.uniform() < 0.12)
       len = horizon / 4 +
             static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(horizon / 4 + 1)));
-    if (!forbidden && rng.uniform() < 0.05) len = 0;  // some nodes use no memory
     b.add_node(lo, lo + len, cost, usage);
   }
   return nodes;
@@ -88,11 +87,10 @@ std::vector<Strategy> plant(const ProblemBuilder& b, Rng& rng, std::size_t n) {
 // One edge table between u and w: a follower (w's strategy a permutation of u's), an alias
 // (each strategy of u allows a few of w's) or resharding costs.
 void edge_table(Rng& rng, const Nodes& nodes, const std::vector<Strategy>& planted, NodeId u,
-                NodeId w, Strategy ku, Strategy kw, bool forbidden, bool follow,
-                std::vector<Cost>& table) {
+                NodeId w, Strategy ku, Strategy kw, bool follow, std::vector<Cost>& table) {
   table.assign(static_cast<std::size_t>(ku) * static_cast<std::size_t>(kw), 0);
   const double roll = follow ? 0.0 : 0.35 + 0.65 * rng.uniform();
-  if (forbidden && roll < 0.35 && ku == kw) {
+  if (roll < 0.35 && ku == kw) {
     // Follower: the identity when it can be (the planted pair must be allowed).
     std::vector<Strategy> perm(static_cast<std::size_t>(ku));
     for (Strategy a = 0; a < ku; ++a) perm[a] = a;
@@ -100,7 +98,7 @@ void edge_table(Rng& rng, const Nodes& nodes, const std::vector<Strategy>& plant
     for (Strategy a = 0; a < ku; ++a)
       for (Strategy c = 0; c < kw; ++c)
         table[static_cast<std::size_t>(a) * kw + c] = perm[a] == c ? 0 : kForbidden;
-  } else if (forbidden && roll < 0.55) {
+  } else if (roll < 0.55) {
     // Alias: at least one strategy of w per strategy of u; the planted pair among them.
     for (Strategy a = 0; a < ku; ++a) {
       const auto ok = a == planted[u]
@@ -126,19 +124,16 @@ void edge_table(Rng& rng, const Nodes& nodes, const std::vector<Strategy>& plant
 }
 
 void add_edges(ProblemBuilder& b, Rng& rng, const Nodes& nodes,
-               const std::vector<Strategy>& planted, std::size_t n, bool forbidden) {
+               const std::vector<Strategy>& planted, std::size_t n) {
   std::vector<Cost> table;
   for (std::size_t v = 1; v < n; ++v) {
-    // The memory family leaves about half of the nodes isolated.
-    if (!forbidden && rng.uniform() < 0.45) continue;
-    const int fan = forbidden ? 1 + static_cast<int>(rng.below(2)) : 1;
+    const int fan = 1 + static_cast<int>(rng.below(2));
     for (int f = 0; f < fan; ++f) {
       const std::size_t back = 1 + rng.below(std::min<std::size_t>(v, 16));
       const bool follow = f == 0 && nodes.leader[v] >= 0;
       const auto u = follow ? static_cast<NodeId>(nodes.leader[v]) : static_cast<NodeId>(v - back);
       const auto w = static_cast<NodeId>(v);
-      edge_table(rng, nodes, planted, u, w, b.strategies(u), b.strategies(w), forbidden, follow,
-                 table);
+      edge_table(rng, nodes, planted, u, w, b.strategies(u), b.strategies(w), follow, table);
       b.add_edge(u, w, b.add_table(table));
     }
   }
@@ -316,31 +311,36 @@ void check(const GeneratorOptions& o) {
   within(o.leaves, 0, 1000, "leaves");
   within(o.core_degree, 0, 20, "core_degree");
   within(o.alias_share, 0, 1, "alias_share");
+  within(o.isolated_share, 0, 0.99, "isolated_share");
+  within(o.hub_share, 0, 0.05, "hub_share");
+  within(o.strategies_mean, 1, 200, "strategies_mean");
+  if (o.max_strategies < 2 || o.max_strategies > 1000)
+    throw InputError("max_strategies: " + std::to_string(o.max_strategies) +
+                     " is outside [2, 1000]");
 }
 
 }  // namespace
 
+Problem generate_memory(const GeneratorOptions& o);  // generate_memory.cpp
+
 Problem generate_problem(const GeneratorOptions& o) {
   check(o);
   if (o.family == Family::kCore) return generate_core(o);
+  if (o.family == Family::kMemory) return generate_memory(o);
   Rng rng(o.seed, 0x6e6e);
   ProblemBuilder b;
-  const bool forbidden = o.family == Family::kForbiddenPairs;
-  b.set_name(std::string(forbidden ? "generated-forbidden-" : "generated-memory-") +
-             std::to_string(o.nodes) + "-s" + std::to_string(o.seed));
+  b.set_name("generated-forbidden-" + std::to_string(o.nodes) + "-s" + std::to_string(o.seed));
   const std::size_t n = std::max<std::size_t>(o.nodes, 1);
-  const Nodes nodes = add_nodes(b, rng, n, forbidden);
+  const Nodes nodes = add_nodes(b, rng, n);
   const std::vector<Strategy> planted = plant(b, rng, n);
-  add_edges(b, rng, nodes, planted, n, forbidden);
-  // The limit: a multiple of the least-memory peak, and in the forbidden family at least
-  // what the planted forbidden-free assignment needs.
+  add_edges(b, rng, nodes, planted, n);
+  // The limit: a multiple of the least-memory peak, and at least what the planted
+  // forbidden-free assignment needs.
   Problem unlimited = ProblemBuilder(b).build();
   Evaluation least = evaluate(unlimited, least_memory_assignment(unlimited));
-  double limit = static_cast<double>(least.peak_usage) * o.limit_factor;
-  if (forbidden) {
-    Evaluation plant_eval = evaluate(unlimited, planted);
-    limit = std::max(limit, static_cast<double>(plant_eval.peak_usage) * 1.01);
-  }
+  const Evaluation plant_eval = evaluate(unlimited, planted);
+  const double limit = std::max(static_cast<double>(least.peak_usage) * o.limit_factor,
+                                static_cast<double>(plant_eval.peak_usage) * 1.01);
   b.set_usage_limit(static_cast<Usage>(limit));
   return std::move(b).build();
 }
