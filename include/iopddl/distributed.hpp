@@ -34,10 +34,16 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
   bool active() const { return active_; }
   int rank() const { return rank_; }
+  int size() const { return size_; }  // processes in the session (1 when inactive)
   // Collective over the session's processes (each returns `value` when inactive):
   // rank 0's exit status for every rank, and whether `ok` holds on every rank.
   int agree_status(int status) const;
   bool all(bool ok) const;
+  int from_rank0(int value) const;  // rank 0's `value` for every rank
+  // Rank 0's `problem` for every rank (collective; the others' is replaced): so that one
+  // process reads the file, not every rank of a job on a shared file system. Returns the
+  // bytes each rank received (0 when inactive).
+  std::size_t share_problem(Problem& problem) const;
   // Ends every process of the job with `status` (MPI_Abort; mpirun then exits with it).
   // For the watchdog, when the ranks cannot reach a collective end: callable from any
   // thread. Does nothing when inactive or finalised.
@@ -48,6 +54,7 @@ class MpiSession {
  private:
   bool active_ = false;
   int rank_ = 0;
+  int size_ = 1;
   std::atomic<bool> finalized_{false};
 };
 

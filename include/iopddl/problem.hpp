@@ -67,6 +67,7 @@ class Problem {
 
  private:
   friend class ProblemBuilder;
+  friend class ProblemTransfer;  // src/mpi/problem_transfer.cpp: sends it to other MPI ranks
   std::string name_;
   std::optional<Usage> usage_limit_;
   std::vector<std::uint64_t> strategy_begin_{0};

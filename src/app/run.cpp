@@ -57,6 +57,8 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
 
 namespace {
 
+std::optional<int> take_input(Run& run, const Problem& problem);
+
 // Reads the problem; on failure returns the exit status (the final line, if any, printed).
 std::optional<int> read_input(Run& run, Problem& problem) {
   const RunSettings& settings = run.settings;
@@ -77,6 +79,13 @@ std::optional<int> read_input(Run& run, Problem& problem) {
     run.printed = true;  // an input error prints no final line
     return kExitInput;
   }
+  return take_input(run, problem);
+}
+
+// What follows reading (or receiving) the problem: the time kept for the end, the request's
+// settings; on a refusal returns the exit status.
+std::optional<int> take_input(Run& run, const Problem& problem) {
+  const RunSettings& settings = run.settings;
   run.problem = &problem;
   // Checking and printing the answer grow with the instance: about 0.5 s per million nodes
   // and edges (measured on a generated instance of 500,000 nodes).
@@ -242,12 +251,32 @@ int solve_here(Run& run, const MpiSession& session) {
                settings.problem_path.c_str(), settings.time_limit,
                static_cast<unsigned long long>(settings.solver.seed));
   Problem problem;
-  const std::optional<int> unread = read_input(run, problem);
+  // Under mpirun rank 0 reads a contest file and sends it to the others (one read of the
+  // file per job, not one per rank); an XLA request, whose reading also sets the run's
+  // terms, is read by every rank.
+  const bool shared = session.active() && session.size() > 1;
+  std::optional<int> unread;
+  if (!shared || run.rank == 0) unread = read_input(run, problem);
   // Ranks go on together: one that could not read (the deadline may come on one rank
   // only) stops them all.
   if (!session.all(!unread)) {
     if (unread) return *unread;
     return print_final(run) == Printed::kSolution ? kExitOk : kExitNoSolution;
+  }
+  if (shared) {
+    const bool request = session.from_rank0(run.request ? 1 : 0) != 0;
+    if (request && run.rank != 0) {
+      unread = read_input(run, problem);
+    } else if (!request) {
+      const std::size_t bytes = session.share_problem(problem);
+      if (run.rank != 0) unread = take_input(run, problem);
+      run.log.info("problem sent to %d ranks (%.1f MB each)", session.size() - 1,
+                   static_cast<double>(bytes) / 1e6);
+    }
+    if (!session.all(!unread)) {
+      if (unread) return *unread;
+      return print_final(run) == Printed::kSolution ? kExitOk : kExitNoSolution;
+    }
   }
   SolveResult result;
   std::string checkpoint_error;  // why the last checkpoint could not be written

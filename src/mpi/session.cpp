@@ -5,6 +5,7 @@
 #include "distributed.hpp"
 #include "distributed_bound.hpp"
 #include "iopddl/distributed.hpp"
+#include "problem_transfer.hpp"
 
 namespace iopddl {
 
@@ -21,6 +22,7 @@ MpiSession::MpiSession(bool start) {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
   active_ = true;
 }
 
@@ -33,14 +35,22 @@ void MpiSession::finalize() {
 }
 
 int MpiSession::agree_status(int status) const {
-  if (active_) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return status;
+  return from_rank0(status);
+}
+
+int MpiSession::from_rank0(int value) const {
+  if (active_) MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return value;
 }
 
 bool MpiSession::all(bool ok) const {
   int value = ok ? 1 : 0;
   if (active_) MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   return value != 0;
+}
+
+std::size_t MpiSession::share_problem(Problem& problem) const {
+  return active_ ? ProblemTransfer::broadcast(problem, 0, MPI_COMM_WORLD) : 0;
 }
 
 void MpiSession::abort(int status) const {

@@ -29,6 +29,14 @@ bool MpiSession::all(bool ok) const {
   return ok;
 }
 
+int MpiSession::from_rank0(int value) const {
+  return value;
+}
+
+std::size_t MpiSession::share_problem(Problem&) const {
+  return 0;
+}
+
 void MpiSession::abort(int) const {}
 
 void MpiSession::finalize() {}

@@ -126,6 +126,18 @@ case $check in
     whole=$(mpirun -np "$ranks" "$bin" bound core.json --steps 30 | tee whole.txt | tail -n 1)
     grep -q "rank 0 bounds the whole problem" whole.txt || { echo "a wide cut was split"; exit 1; }
     [[ $whole == "$single" ]] || { echo "rank 0 alone: bound $whole, single process $single"; exit 1; } ;;
+  one_reader)
+    # Rank 0 reads the file once and sends the problem to the others: the input may be a
+    # FIFO written once (with every rank reading, the ranks split its stream and fail), and
+    # the deterministic answer is the file's.
+    run solve "$instance" --deterministic --work-limit 10 --threads 1 > file.txt
+    mkfifo in.fifo
+    cat "$instance" > in.fifo &
+    timeout 120 mpirun -np "$ranks" "$bin" solve in.fifo --deterministic --work-limit 10 \
+      --threads 1 > fifo.txt || { echo "the run on a FIFO failed"; exit 1; }
+    last_line_feasible fifo.txt
+    grep -q "problem sent to $((ranks - 1)) ranks" fifo.txt || { echo "no problem sent"; exit 1; }
+    [[ "$(tail -n 1 file.txt)" == "$(tail -n 1 fifo.txt)" ]] || { echo "different answers"; exit 1; } ;;
   *) echo "unknown check $check"; exit 2 ;;
 esac
 echo "mpi $check with $ranks ranks: ok"
