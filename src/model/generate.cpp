@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "generate_parts.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/rng.hpp"
@@ -50,13 +51,9 @@ Nodes add_nodes(ProblemBuilder& b, Rng& rng, std::size_t n) {
     for (int s = 0; s < k; ++s) {
       const int d = 1 << rng.below(5);  // 1..16 ways
       nodes.shard[v][s] = d;
-      // Sharding divides memory and compute but adds communication that grows with the
-      // degree, so replicated layouts are cheap and memory-hungry: cost and memory pull
-      // against each other, as in XLA's requests (without this, the least-memory layout
-      // is also nearly the cheapest and the memory limit costs little).
-      const double comm = d > 1 ? tensor * (0.3 + 0.4 * std::log2(d)) * (0.5 + rng.uniform()) : 0.0;
-      cost[s] = static_cast<Cost>(0.1 * flops / d + comm);
-      usage[s] = static_cast<Usage>(tensor / d * (0.8 + 0.4 * rng.uniform()));
+      const generated::Sharded sharded = generated::shard(rng, tensor, flops, d);
+      cost[s] = sharded.cost;
+      usage[s] = sharded.usage;
     }
     auto lo = static_cast<std::int64_t>(v) + static_cast<std::int64_t>(rng.below(3));
     std::int64_t len = 2 + static_cast<std::int64_t>(rng.below(2));
@@ -114,9 +111,8 @@ void edge_table(Rng& rng, const Nodes& nodes, const std::vector<Strategy>& plant
     const double scale = nodes.tensor[u] * (0.1 + rng.uniform());
     for (Strategy a = 0; a < ku; ++a)
       for (Strategy c = 0; c < kw; ++c) {
-        const int da = nodes.shard[u][a], dc = nodes.shard[w][c];
         table[static_cast<std::size_t>(a) * kw + c] =
-            da == dc ? 0 : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
+            generated::resharding(scale, nodes.shard[u][a], nodes.shard[w][c]);
       }
     const Cost m = *std::min_element(table.begin(), table.end());
     for (Cost& x : table) x -= m;
@@ -176,9 +172,7 @@ class CoreGenerator {
     add_core_nodes();
     add_core_edges();
     add_leaves();
-    Problem unlimited = ProblemBuilder(b).build();
-    const Evaluation e = evaluate(unlimited, least_memory_assignment(unlimited));
-    b.set_usage_limit(static_cast<Usage>(static_cast<double>(e.peak_usage) * o.limit_factor));
+    b.set_usage_limit(generated::least_memory_limit(b, o.limit_factor));
     return std::move(b).build();
   }
 
@@ -189,10 +183,9 @@ class CoreGenerator {
     usage.resize(degrees.size());
     const double flops = size * (1.0 + 20.0 * rng.uniform());
     for (std::size_t s = 0; s < degrees.size(); ++s) {
-      const int d = degrees[s];
-      const double comm = d > 1 ? size * (0.3 + 0.4 * std::log2(d)) * (0.5 + rng.uniform()) : 0.0;
-      cost[s] = static_cast<Cost>(0.1 * flops / d + comm);
-      usage[s] = static_cast<Usage>(size / d * (0.8 + 0.4 * rng.uniform()));
+      const generated::Sharded sharded = generated::shard(rng, size, flops, degrees[s]);
+      cost[s] = sharded.cost;
+      usage[s] = sharded.usage;
     }
   }
 
@@ -232,11 +225,7 @@ class CoreGenerator {
           const double scale = tensor[u] * (0.1 + rng.uniform());
           for (std::size_t a = 0; a < ku; ++a)
             for (std::size_t c = 0; c < kw; ++c) {
-              const int da = shard[u][a], dc = shard[w][c];
-              table[a * kw + c] =
-                  da == dc
-                      ? 0
-                      : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
+              table[a * kw + c] = generated::resharding(scale, shard[u][a], shard[w][c]);
             }
         }
         b.add_edge(u, w, b.add_table(table));
@@ -296,6 +285,12 @@ Problem generate_core(const GeneratorOptions& o) {
 
 }  // namespace
 
+Usage generated::least_memory_limit(const ProblemBuilder& b, double factor) {
+  const Problem unlimited = ProblemBuilder(b).build();
+  const Evaluation least = evaluate(unlimited, least_memory_assignment(unlimited));
+  return static_cast<Usage>(static_cast<double>(least.peak_usage) * factor);
+}
+
 namespace {
 
 void check(const GeneratorOptions& o) {
@@ -321,12 +316,10 @@ void check(const GeneratorOptions& o) {
 
 }  // namespace
 
-Problem generate_memory(const GeneratorOptions& o);  // generate_memory.cpp
-
 Problem generate_problem(const GeneratorOptions& o) {
   check(o);
   if (o.family == Family::kCore) return generate_core(o);
-  if (o.family == Family::kMemory) return generate_memory(o);
+  if (o.family == Family::kMemory) return generated::generate_memory(o);
   Rng rng(o.seed, 0x6e6e);
   ProblemBuilder b;
   b.set_name("generated-forbidden-" + std::to_string(o.nodes) + "-s" + std::to_string(o.seed));

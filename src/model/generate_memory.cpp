@@ -9,11 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "iopddl/evaluate.hpp"
-#include "iopddl/generate.hpp"
-#include "iopddl/rng.hpp"
+#include "generate_parts.hpp"
 
-namespace iopddl {
+namespace iopddl::generated {
 
 namespace {
 
@@ -53,7 +51,7 @@ class MemoryGenerator {
         rng(o.seed, 0x6e6e),
         degree(n, 0),
         k(n, 1),
-        shard(n),
+        shards(n),
         tensor(n),
         lo(n),
         hi(n) {
@@ -65,9 +63,7 @@ class MemoryGenerator {
     add_nodes();
     connect_hubs();
     connect_chains();
-    Problem unlimited = ProblemBuilder(b).build();
-    const Evaluation least = evaluate(unlimited, least_memory_assignment(unlimited));
-    b.set_usage_limit(static_cast<Usage>(static_cast<double>(least.peak_usage) * o.limit_factor));
+    b.set_usage_limit(least_memory_limit(b, o.limit_factor));
     return std::move(b).build();
   }
 
@@ -144,14 +140,13 @@ class MemoryGenerator {
       const bool free = degree[v] > 0 && rng.uniform() < kZeroCostShare;
       cost.assign(kv, 0);
       usage.assign(kv, 0);
-      shard[v].resize(kv);
+      shards[v].resize(kv);
       for (std::size_t s = 0; s < kv; ++s) {
         const int d = kv == 1 ? 1 : 1 << rng.below(5);  // 1..16 ways
-        shard[v][s] = d;
-        const double comm =
-            d > 1 ? tensor[v] * (0.3 + 0.4 * std::log2(d)) * (0.5 + rng.uniform()) : 0.0;
-        if (!free && kv > 1) cost[s] = static_cast<Cost>(0.1 * flops / d + comm);
-        usage[s] = static_cast<Usage>(tensor[v] / d * (0.8 + 0.4 * rng.uniform()));
+        shards[v][s] = d;
+        const Sharded sharded = shard(rng, tensor[v], flops, d);
+        if (!free && kv > 1) cost[s] = sharded.cost;
+        usage[s] = sharded.usage;
       }
       lo[v] = static_cast<std::int64_t>(v) + static_cast<std::int64_t>(rng.below(3));
       std::int64_t len = 2 + static_cast<std::int64_t>(rng.below(2));
@@ -214,12 +209,8 @@ class MemoryGenerator {
     if (rng.uniform() >= kZeroTableShare) {
       const double scale = std::min(tensor[u], tensor[w]) * (0.1 + rng.uniform());
       for (std::size_t a = 0; a < ku; ++a)
-        for (std::size_t c = 0; c < kw; ++c) {
-          const int da = shard[u][a], dc = shard[w][c];
-          table[a * kw + c] =
-              da == dc ? 0
-                       : static_cast<Cost>(scale * std::abs(std::log2(da) - std::log2(dc)) / 4.0);
-        }
+        for (std::size_t c = 0; c < kw; ++c)
+          table[a * kw + c] = resharding(scale, shards[u][a], shards[w][c]);
       const Cost m = *std::min_element(table.begin(), table.end());
       for (Cost& x : table) x -= m;
     }
@@ -233,7 +224,7 @@ class MemoryGenerator {
   ProblemBuilder b;
   std::vector<int> degree;  // edges a node still wants
   std::vector<int> k;
-  std::vector<std::vector<int>> shard;
+  std::vector<std::vector<int>> shards;  // each strategy's shard degree
   std::vector<double> tensor;
   std::vector<std::int64_t> lo, hi;
   std::vector<Cost> table;
@@ -245,4 +236,4 @@ Problem generate_memory(const GeneratorOptions& options) {
   return MemoryGenerator(options).run();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::generated
