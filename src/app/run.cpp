@@ -245,39 +245,37 @@ int solve_and_print(Run& run, const MpiSession& session) {
   return status;
 }
 
+// The problem on every rank. Under mpirun rank 0 reads a contest file and sends it to the
+// others (one read of the file per job, not one per rank); an XLA request, whose reading
+// also sets the run's terms, is read by every rank. Ranks go on together: one that could
+// not take the problem (the deadline may come on one rank only) stops them all, and the
+// exit status is returned.
+std::optional<int> obtain_input(Run& run, const MpiSession& session, Problem& problem) {
+  const bool shared = session.active() && session.size() > 1;
+  std::optional<int> unread;
+  if (!shared || run.rank == 0) unread = read_input(run, problem);
+  if (shared && session.all(!unread)) {
+    if (session.from_rank0(run.request ? 1 : 0) == 0) {
+      const std::size_t bytes = session.share_problem(problem);
+      if (run.rank != 0) unread = take_input(run, problem);
+      run.log.info("problem sent to %d ranks (%.1f MB each)", session.size() - 1,
+                   static_cast<double>(bytes) / 1e6);
+    } else if (run.rank != 0) {
+      unread = read_input(run, problem);
+    }
+  }
+  if (session.all(!unread)) return std::nullopt;
+  if (unread) return *unread;
+  return print_final(run) == Printed::kSolution ? kExitOk : kExitNoSolution;
+}
+
 int solve_here(Run& run, const MpiSession& session) {
   const RunSettings& settings = run.settings;
   run.log.info("iopddl %s: %s, time limit %g s, seed %llu", version(),
                settings.problem_path.c_str(), settings.time_limit,
                static_cast<unsigned long long>(settings.solver.seed));
   Problem problem;
-  // Under mpirun rank 0 reads a contest file and sends it to the others (one read of the
-  // file per job, not one per rank); an XLA request, whose reading also sets the run's
-  // terms, is read by every rank.
-  const bool shared = session.active() && session.size() > 1;
-  std::optional<int> unread;
-  if (!shared || run.rank == 0) unread = read_input(run, problem);
-  // Ranks go on together: one that could not read (the deadline may come on one rank
-  // only) stops them all.
-  if (!session.all(!unread)) {
-    if (unread) return *unread;
-    return print_final(run) == Printed::kSolution ? kExitOk : kExitNoSolution;
-  }
-  if (shared) {
-    const bool request = session.from_rank0(run.request ? 1 : 0) != 0;
-    if (request && run.rank != 0) {
-      unread = read_input(run, problem);
-    } else if (!request) {
-      const std::size_t bytes = session.share_problem(problem);
-      if (run.rank != 0) unread = take_input(run, problem);
-      run.log.info("problem sent to %d ranks (%.1f MB each)", session.size() - 1,
-                   static_cast<double>(bytes) / 1e6);
-    }
-    if (!session.all(!unread)) {
-      if (unread) return *unread;
-      return print_final(run) == Printed::kSolution ? kExitOk : kExitNoSolution;
-    }
-  }
+  if (const std::optional<int> stopped = obtain_input(run, session, problem)) return *stopped;
   SolveResult result;
   std::string checkpoint_error;  // why the last checkpoint could not be written
   std::string internal_error;    // a bug or exhausted memory in the solver
