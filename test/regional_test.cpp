@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "coordinator/assembly.hpp"
+#include "local/baseline.hpp"
 #include "iopddl/generate.hpp"
 #include "partition/regions.hpp"
 #include "reduce/reduced.hpp"
 #include "regional/region_problem.hpp"
+#include "regional/region_rounds.hpp"
 #include "regional/simulate.hpp"
 #include "support.hpp"
 
@@ -134,6 +136,89 @@ TEST_CASE("regional: the assembly keeps the incumbent feasible and its gain exac
     improved += a.accepted > 0;
   }
   CHECK(improved > 10);
+}
+
+TEST_CASE("regional: changes cross the wire unchanged, and a malformed message is refused") {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 50;
+  g.seed = 3;
+  const Problem p = generate_problem(g);
+  NodeId wide = 0;  // a node with more than one strategy
+  while (p.strategies(wide) < 2) ++wide;
+  std::vector<coordinator::RegionChange> changes(3);
+  changes[0].region = 4;
+  changes[0].gain = (static_cast<Total>(7) << 64) + 5;  // past 2^64
+  changes[0].nodes = {wide, 49};
+  changes[0].labels = {1, 0};
+  changes[2].region = 1;
+  changes[2].gain = 3;
+  changes[2].nodes = {0};
+  changes[2].labels = {0};
+  const std::vector<std::int64_t> wire = pack_changes(changes);
+  std::size_t bytes = 0;
+  for (const auto& c : changes) bytes += change_bytes(c);
+  CHECK(wire.size() * sizeof(std::int64_t) == bytes);
+  const std::vector<coordinator::RegionChange> back = unpack_changes(wire, p);
+  REQUIRE(back.size() == changes.size());
+  for (std::size_t i = 0; i < back.size(); ++i) {
+    CHECK(back[i].region == changes[i].region);
+    CHECK(back[i].gain == changes[i].gain);
+    CHECK(back[i].nodes == changes[i].nodes);
+    CHECK(back[i].labels == changes[i].labels);
+  }
+  std::vector<std::int64_t> bad = wire;
+  bad.pop_back();  // the last change's label is missing
+  CHECK_THROWS_AS(unpack_changes(bad, p), std::invalid_argument);
+  bad = wire;
+  bad[4] = 50;  // node 50 of 50
+  CHECK_THROWS_AS(unpack_changes(bad, p), std::invalid_argument);
+  bad = wire;
+  bad[6] = p.strategies(wide);  // a label the node does not have
+  CHECK_THROWS_AS(unpack_changes(bad, p), std::invalid_argument);
+}
+
+TEST_CASE("regional: a round's stale changes end in a feasible incumbent of exact cost") {
+  // The region ranks improve the round's incumbent while rank 0 improves it too: the
+  // changes are assembled into rank 0's better answer, never into an infeasible one.
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 800;
+  g.seed = 11;
+  const Problem p = generate_problem(g);
+  const Reduced r = Reduced::build(p, true);
+  SolverOptions o = test::deterministic_options(3, 1);
+  StopControl stop;
+  stop.ignore_deadline();
+  IncumbentStore base(&stop);  // the least-memory baseline: far from the best
+  Log quiet(stderr, &stop, true);
+  solve_baseline(p, stop, base, quiet);
+  const test::Outcome better = test::solve_checked(p, test::deterministic_options(20, 1));
+  REQUIRE(base.has_solution());
+  REQUIRE(better.cost);
+  REQUIRE(*better.cost < base.cost());
+  RegionRounds rounds(p, r, o, 4, base.assignment());
+  CHECK(rounds.cost() == base.cost());
+  rounds.begin(0);
+  std::vector<coordinator::RegionChange> changes;
+  Total claimed = 0;
+  for (std::uint32_t i = 0; i < rounds.regions(); ++i) {
+    changes.push_back(rounds.improve(i, 2, 0, stop));
+    claimed += changes.back().gain;
+  }
+  CHECK(claimed > 0);
+  // On the round's own incumbent the changes fit together and gain what they claim.
+  RegionRounds same = rounds;
+  const coordinator::AssemblyOutcome own = same.conclude({}, 0, changes);
+  CHECK(own.refused == 0);
+  CHECK(own.gain == claimed);
+  CHECK(same.cost() == evaluate(p, same.incumbent()).cost);
+  // Onto rank 0's better answer: it is taken, and what is assembled into it stays exact.
+  const coordinator::AssemblyOutcome onto = rounds.conclude(better.assignment, *better.cost, changes);
+  const Evaluation e = evaluate(p, rounds.incumbent());
+  CHECK(e.feasible);
+  CHECK(e.cost == rounds.cost());
+  CHECK(rounds.cost() == *better.cost - onto.gain);
 }
 
 TEST_CASE("regional: contract_nearest matches contract wherever the input is representable") {

@@ -266,7 +266,14 @@ struct SolverOptions {
 
 // Distributed runs (used by the MPI layer only; plain data, so every build can read, check
 // and print them).
+// What the ranks of an MPI run do.
+enum class DistributedMode {
+  kPortfolio,  // every rank runs the whole-problem portfolio; the best answer is shared
+  kRegions,    // rank 0 runs it, the others improve regions of the incumbent (src/regional/)
+};
+
 struct DistributedOptions {
+  DistributedMode mode = DistributedMode::kPortfolio;
   // Region rounds (src/regional/): regions each region rank improves per round; 1 rather
   // than 2 (N, seed 1, k = 8, W = 1000: 2.14e11 against 2.40e11; bench/README.md, Scaling).
   std::size_t regions_per_rank = 1;

@@ -244,6 +244,12 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
            "How far each rank moves its memory prices to the ranks' average at a "
            "synchronisation (0: keep its own, 1: take the average)",
            d.price_blend, 0, 1, "a number", mpi);
+  t.choice("distributed-mode",
+           "portfolio: every rank runs the whole-problem solver and they share the best answer; "
+           "regions: rank 0 runs it while the others improve regions of the incumbent, which "
+           "rank 0 assembles each --sync-seconds",
+           d.mode, {{"portfolio", DistributedMode::kPortfolio}, {"regions", DistributedMode::kRegions}},
+           mpi);
   t.unsigned_integer("distributed.regions-per-rank", "Regions each rank improves in a round",
                      d.regions_per_rank, 1, 1024, mpi);
   t.unsigned_integer("simulate-ranks",

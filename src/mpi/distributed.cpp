@@ -1,4 +1,6 @@
-// The distributed loop. Every rank reads the whole instance and presolves it (presolve is
+// The distributed loop. With --distributed-mode regions, rank 0 runs the portfolio and the
+// other ranks improve regions of the incumbent (region_run.hpp); otherwise (the portfolio
+// mode, described here) every rank runs the portfolio. Every rank presolves (presolve is
 // deterministic, so all ranks hold the same reduced problem), owns one region of the
 // reduced graph (for the distributed bound) and runs the portfolio's workers rank x threads
 // + t, whose price levels and random streams differ from the other ranks'. Between
@@ -34,6 +36,7 @@
 #include "coordinator.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
+#include "region_run.hpp"
 
 namespace iopddl::mpi {
 
@@ -283,40 +286,55 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kInfeasible) return result;  // the same on every rank
   if (!search_needed(portfolio, result, comm)) return result;
-  std::unique_ptr<BoundRounds> bounds = split_bound_rounds(portfolio, options, size, log, comm);
+  const bool regions = d.mode == DistributedMode::kRegions && size > 1;
+  std::unique_ptr<BoundRounds> bounds =
+      regions ? nullptr : split_bound_rounds(portfolio, options, size, log, comm);
   if (resume) apply_resume(*resume, d, p, portfolio, bounds.get(), store, log);
 
-  double last_checkpoint = stop.elapsed(), phase_seconds = 0;
-  for (std::uint64_t epoch = 0;; ++epoch) {
-    if (bounds) bounds->run(phase_seconds, options, rank, size, portfolio, stop, store, log, comm);
-    const double phase_start = stop.elapsed();
-    if (o.deterministic)
-      portfolio.run(stop, store, d.sync_rounds);
-    else
-      portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
-    phase_seconds = stop.elapsed() - phase_start;
-    // 1. Stop together. 2. The best assignment of all ranks. 3. Memory multipliers.
-    // (a deterministic run ends once every rank's workers have spent their work)
-    auto [x, cost] = portfolio.best();
-    coordinator::PhaseReport mine{stop.should_stop(), o.deterministic && !portfolio.spent(),
-                                  std::nullopt};
-    if (!x.empty()) mine.best = cost;
-    const std::vector<coordinator::PhaseReport> reports = gather_reports(mine, size, comm);
-    const bool want_stop = coordinator::stop_after_phase(reports, o.deterministic);
-    share_best(portfolio, std::move(x), p, store, log, epoch, rank, reports, comm);
-    const std::vector<double> prices = blend_prices(portfolio, d.price_blend, size, comm);
-    // 4. Checkpoints (rank 0 only; it holds the incumbent).
+  // 4. Checkpoints (rank 0 only; it holds the incumbent).
+  double last_checkpoint = stop.elapsed();
+  const auto checkpoint = [&](bool want_stop, std::uint64_t epoch,
+                              const std::vector<double>& prices) {
     const bool configured = !d.checkpoint_path.empty();
-    const bool requested = rank == 0 && checkpoint_request.exchange(false);
-    if (rank == 0 && coordinator::checkpoint_due({configured, d.checkpoint_seconds}, stop.elapsed(),
-                                                 last_checkpoint, requested, want_stop)) {
-      Checkpoint c = phase_checkpoint(p, print, prices, store, bounds.get(), portfolio, o.seed,
-                                      stop.elapsed(), epoch + 1);
-      last_checkpoint = stop.elapsed();
-      write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path,
-                       store, log, checkpoint_error);
+    const bool requested = checkpoint_request.exchange(false);
+    if (!coordinator::checkpoint_due({configured, d.checkpoint_seconds}, stop.elapsed(),
+                                     last_checkpoint, requested, want_stop))
+      return;
+    Checkpoint c = phase_checkpoint(p, print, prices, store, bounds.get(), portfolio, o.seed,
+                                    stop.elapsed(), epoch + 1);
+    last_checkpoint = stop.elapsed();
+    write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path,
+                     store, log, checkpoint_error);
+  };
+  if (regions) {
+    run_regions(p, o, d, portfolio, comm, stop, store, log,
+                [&](bool stopping, std::uint64_t round) {
+                  checkpoint(stopping, round, portfolio.prices());
+                });
+  } else {
+    double phase_seconds = 0;
+    for (std::uint64_t epoch = 0;; ++epoch) {
+      if (bounds)
+        bounds->run(phase_seconds, options, rank, size, portfolio, stop, store, log, comm);
+      const double phase_start = stop.elapsed();
+      if (o.deterministic)
+        portfolio.run(stop, store, d.sync_rounds);
+      else
+        portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
+      phase_seconds = stop.elapsed() - phase_start;
+      // 1. Stop together. 2. The best assignment of all ranks. 3. Memory multipliers.
+      // (a deterministic run ends once every rank's workers have spent their work)
+      auto [x, cost] = portfolio.best();
+      coordinator::PhaseReport mine{stop.should_stop(), o.deterministic && !portfolio.spent(),
+                                    std::nullopt};
+      if (!x.empty()) mine.best = cost;
+      const std::vector<coordinator::PhaseReport> reports = gather_reports(mine, size, comm);
+      const bool want_stop = coordinator::stop_after_phase(reports, o.deterministic);
+      share_best(portfolio, std::move(x), p, store, log, epoch, rank, reports, comm);
+      const std::vector<double> prices = blend_prices(portfolio, d.price_blend, size, comm);
+      if (rank == 0) checkpoint(want_stop, epoch, prices);
+      if (want_stop) break;
     }
-    if (want_stop) break;
   }
   log_end(rank, bounds.get(), log, comm);
   SolveResult done = end_result(store, portfolio);

@@ -1,8 +1,10 @@
 #include "region_rounds.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 
 #include "../partition/regions.hpp"
+#include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 #include "region_problem.hpp"
 
@@ -13,6 +15,7 @@ RegionRounds::RegionRounds(const Problem& p, const Reduced& r, const SolverOptio
     : p_(p), r_(r), o_(o), nodes_(std::max<std::size_t>(1, regions)), x_(std::move(incumbent)) {
   usage_ = coordinator::usage_profile(p_, x_);
   room_ = coordinator::room_profile(p_);
+  cost_ = evaluate(p_, x_).cost;
 }
 
 void RegionRounds::begin(std::uint64_t round) {
@@ -25,8 +28,16 @@ void RegionRounds::begin(std::uint64_t round) {
   for (auto& n : nodes_) std::sort(n.begin(), n.end());
 }
 
+std::vector<std::uint32_t> RegionRounds::assigned(std::size_t which,
+                                                  std::size_t region_ranks) const {
+  std::vector<std::uint32_t> mine;
+  for (std::size_t i = which; region_ranks > 0 && i < nodes_.size(); i += region_ranks)
+    mine.push_back(static_cast<std::uint32_t>(i));
+  return mine;
+}
+
 coordinator::RegionChange RegionRounds::improve(std::uint32_t i, std::uint64_t work,
-                                                const StopControl& stop) const {
+                                                double seconds, const StopControl& stop) const {
   coordinator::RegionChange change;
   change.region = i;
   const std::vector<NodeId>& nodes = nodes_[i];
@@ -42,7 +53,7 @@ coordinator::RegionChange RegionRounds::improve(std::uint32_t i, std::uint64_t w
   so.work_limit = std::max<std::uint64_t>(1, work);
   // each region of each round its own random stream, the same on every rank
   so.seed = o_.seed * 0x9e3779b97f4a7c15ULL + round_ * 1000003ULL + i;
-  StopControl sub(stop, o_.deterministic ? 0 : 1e18);
+  StopControl sub(stop, o_.deterministic ? 0 : seconds);
   if (o_.deterministic) sub.ignore_deadline();
   Log quiet(stderr, &sub, true);
   IncumbentStore store(&sub);
@@ -59,18 +70,68 @@ coordinator::RegionChange RegionRounds::improve(std::uint32_t i, std::uint64_t w
   return change;
 }
 
-void RegionRounds::adopt(std::vector<Strategy> x) {
+void RegionRounds::adopt(std::vector<Strategy> x, Total cost) {
   x_ = std::move(x);
+  cost_ = cost;
   usage_ = coordinator::usage_profile(p_, x_);
 }
 
-coordinator::AssemblyOutcome RegionRounds::assemble(
+coordinator::AssemblyOutcome RegionRounds::conclude(
+    const std::vector<Strategy>& whole, Total cost,
     std::vector<coordinator::RegionChange> changes) {
-  return coordinator::assemble(p_, x_, usage_, std::move(changes));
+  if (!whole.empty() && cost < cost_) adopt(whole, cost);
+  const coordinator::AssemblyOutcome a = coordinator::assemble(p_, x_, usage_, std::move(changes));
+  cost_ -= a.gain;
+  return a;
+}
+
+std::vector<std::int64_t> pack_changes(std::span<const coordinator::RegionChange> changes) {
+  std::vector<std::int64_t> out;
+  for (const coordinator::RegionChange& c : changes) {
+    out.push_back(c.region);
+    out.push_back(static_cast<std::int64_t>(c.gain >> 64));
+    out.push_back(static_cast<std::int64_t>(static_cast<std::uint64_t>(c.gain)));
+    out.push_back(static_cast<std::int64_t>(c.nodes.size()));
+    out.insert(out.end(), c.nodes.begin(), c.nodes.end());
+    out.insert(out.end(), c.labels.begin(), c.labels.end());
+  }
+  return out;
+}
+
+std::vector<coordinator::RegionChange> unpack_changes(std::span<const std::int64_t> message,
+                                                      const Problem& p) {
+  std::vector<coordinator::RegionChange> out;
+  std::size_t at = 0;
+  const auto bad = [](const char* what) {
+    return std::invalid_argument(std::string("region change message: ") + what);
+  };
+  while (at < message.size()) {
+    if (message.size() - at < 4) throw bad("truncated header");
+    coordinator::RegionChange c;
+    if (message[at] < 0 || message[at] > UINT32_MAX) throw bad("region out of range");
+    c.region = static_cast<std::uint32_t>(message[at]);
+    c.gain = (static_cast<Total>(message[at + 1]) << 64) |
+             static_cast<Total>(static_cast<std::uint64_t>(message[at + 2]));
+    const std::int64_t count = message[at + 3];
+    at += 4;
+    if (count < 0 || static_cast<std::uint64_t>(count) > (message.size() - at) / 2)
+      throw bad("count past the end");
+    for (std::int64_t j = 0; j < count; ++j) {
+      const std::int64_t v = message[at + static_cast<std::size_t>(j)];
+      const std::int64_t s = message[at + static_cast<std::size_t>(count + j)];
+      if (v < 0 || static_cast<std::uint64_t>(v) >= p.num_nodes()) throw bad("node out of range");
+      if (s < 0 || s >= p.strategies(static_cast<NodeId>(v))) throw bad("label out of range");
+      c.nodes.push_back(static_cast<NodeId>(v));
+      c.labels.push_back(static_cast<Strategy>(s));
+    }
+    at += 2 * static_cast<std::size_t>(count);
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 std::size_t change_bytes(const coordinator::RegionChange& c) {
-  return 4 + 16 + 8 + c.nodes.size() * (sizeof(NodeId) + sizeof(Strategy));
+  return 4 * sizeof(std::int64_t) + 2 * c.nodes.size() * sizeof(std::int64_t);
 }
 
 }  // namespace iopddl

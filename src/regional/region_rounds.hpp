@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "../coordinator/assembly.hpp"
@@ -22,23 +23,30 @@ namespace iopddl {
 
 class RegionRounds {
  public:
-  // `r` is `p` presolved (its groups keep tied nodes in one region); `regions` per round.
+  // `r` is `p` presolved (its groups keep tied nodes in one region); `regions` per round;
+  // `incumbent` is feasible.
   RegionRounds(const Problem& p, const Reduced& r, const SolverOptions& o, std::size_t regions,
                std::vector<Strategy> incumbent);
 
-  // Cuts this round's regions of the incumbent.
+  // Cuts this round's regions (they depend on the round only, not on the incumbent).
   void begin(std::uint64_t round);
+  // The regions the region rank `which` of `region_ranks` improves: i mod region_ranks.
+  std::vector<std::uint32_t> assigned(std::size_t which, std::size_t region_ranks) const;
   // Region i improved from the incumbent: by `work` million units of the solver (one
-  // thread) in a deterministic run, else until `stop` stops or the search ends. The change
-  // holds the region's nodes whose label changed.
-  coordinator::RegionChange improve(std::uint32_t i, std::uint64_t work,
+  // thread) in a deterministic run, else for `seconds` or until `stop` stops or the search
+  // ends. The change holds the region's nodes whose label changed.
+  coordinator::RegionChange improve(std::uint32_t i, std::uint64_t work, double seconds,
                                     const StopControl& stop) const;
-  // The coordinator's assembly of the round's changes into the incumbent.
-  coordinator::AssemblyOutcome assemble(std::vector<coordinator::RegionChange> changes);
+  // The coordinator's end of a round: the whole-problem member's best `whole` (feasible,
+  // cost `cost`; empty for none) replaces the incumbent if it is cheaper, then the regions'
+  // changes, made from the round's incumbent, are assembled into it.
+  coordinator::AssemblyOutcome conclude(const std::vector<Strategy>& whole, Total cost,
+                                        std::vector<coordinator::RegionChange> changes);
 
-  // A better incumbent from elsewhere (a whole-problem member's).
-  void adopt(std::vector<Strategy> x);
+  // The incumbent from elsewhere (the coordinator's broadcast), with its exact cost.
+  void adopt(std::vector<Strategy> x, Total cost);
   const std::vector<Strategy>& incumbent() const { return x_; }
+  Total cost() const { return cost_; }
   std::size_t regions() const { return nodes_.size(); }
   std::uint64_t round() const { return round_; }
 
@@ -49,10 +57,18 @@ class RegionRounds {
   std::vector<std::vector<NodeId>> nodes_;  // this round's regions, input nodes, sorted
   std::vector<Total> usage_, room_;         // the incumbent's usage, everyone's room
   std::vector<Strategy> x_;
+  Total cost_ = 0;
   std::uint64_t round_ = 0;
 };
 
-// The bytes one change takes on the wire (distributed runs send the changed nodes only).
+// Changes on the wire (distributed runs send the changed nodes only): per change its
+// region, the gain's two halves, the count, then the nodes and their labels.
+std::vector<std::int64_t> pack_changes(std::span<const coordinator::RegionChange> changes);
+// The changes of pack_changes(); throws std::invalid_argument on a malformed message or a
+// node or label that `p` does not have.
+std::vector<coordinator::RegionChange> unpack_changes(std::span<const std::int64_t> message,
+                                                      const Problem& p);
+// The bytes one change takes on the wire.
 std::size_t change_bytes(const coordinator::RegionChange& c);
 
 }  // namespace iopddl

@@ -96,6 +96,24 @@ case $check in
     # Without the bound the run is still valid.
     run solve "$instance" --time-limit 2 --bound-share 0 > plain.txt
     last_line_feasible plain.txt ;;
+  regions_mode)
+    # Rank 0 runs the whole-problem solver, the others improve regions of the incumbent.
+    # By work: the run reproduces, and gives what the simulation of as many ranks gives.
+    "$bin" generate --family memory -n 2000 --seed 4 -o mem.json > /dev/null
+    instance=mem.json
+    args=(--deterministic --work-limit 20 --sync-rounds 2 --seed 2)
+    run solve "$instance" --distributed-mode regions "${args[@]}" > a.txt
+    last_line_feasible a.txt
+    grep -q "round [0-9]*: cost [0-9]*, [1-9][0-9]* region changes kept" a.txt ||
+      { echo "no region change was kept"; exit 1; }
+    run solve "$instance" --distributed-mode regions "${args[@]}" > b.txt
+    [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 b.txt)" ]] || { echo "different answers for the same seed"; exit 1; }
+    "$bin" solve "$instance" --simulate-ranks "$ranks" "${args[@]}" > sim.txt
+    [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 sim.txt)" ]] || { echo "mpirun and --simulate-ranks $ranks differ"; exit 1; }
+    # By time: every rank exits 0 with the answer printed.
+    run solve "$instance" --distributed-mode regions --time-limit 2 --sync-seconds 0.3 > timed.txt
+    last_line_feasible timed.txt
+    grep -q "round [0-9]*: cost" timed.txt || { echo "no timed region round"; exit 1; } ;;
   bound)
     # The distributed bound (`iopddl bound` under mpirun, RANKS is the most ranks), split
     # into regions whatever their cut (--bound-max-copy-share 1): with one rank it steps

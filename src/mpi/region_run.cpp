@@ -1,0 +1,130 @@
+#include "region_run.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+#include "../regional/region_rounds.hpp"
+#include "../regional/whole_member.hpp"
+
+namespace iopddl::mpi {
+
+namespace {
+
+// The incumbent (input nodes) and its cost, from rank 0 to every rank.
+void share_incumbent(std::vector<Strategy>& x, Total& cost, MPI_Comm comm) {
+  std::int64_t halves[2] = {static_cast<std::int64_t>(cost >> 64),
+                            static_cast<std::int64_t>(static_cast<std::uint64_t>(cost))};
+  MPI_Bcast(halves, 2, MPI_INT64_T, 0, comm);
+  cost = (static_cast<Total>(halves[0]) << 64) |
+         static_cast<Total>(static_cast<std::uint64_t>(halves[1]));
+  MPI_Bcast(x.data(), static_cast<int>(x.size()), MPI_INT, 0, comm);
+}
+
+// Every rank's message on rank 0 (elsewhere empty): a stop flag, then its packed changes.
+std::vector<std::vector<std::int64_t>> gather_messages(const std::vector<std::int64_t>& mine,
+                                                       int rank, int size, MPI_Comm comm) {
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(size));
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> offsets(static_cast<std::size_t>(size), 0);
+  int total = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    offsets[i] = total;
+    total += counts[i];
+  }
+  std::vector<std::int64_t> all(rank == 0 ? static_cast<std::size_t>(total) : 0);
+  MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), offsets.data(),
+              MPI_INT64_T, 0, comm);
+  std::vector<std::vector<std::int64_t>> out;
+  if (rank != 0) return out;
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    out.emplace_back(all.begin() + offsets[i], all.begin() + offsets[i] + counts[i]);
+  return out;
+}
+
+}  // namespace
+
+void run_regions(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
+                 Portfolio& portfolio, MPI_Comm comm, StopControl& stop, IncumbentStore& store,
+                 Log& log, const AfterRound& after_round) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const std::size_t ranks = static_cast<std::size_t>(size);
+  // Round 0 starts from rank 0's best (its baseline at least).
+  std::vector<Strategy> x(p.num_nodes(), 0);
+  Total cost = 0;
+  if (rank == 0) {
+    auto [best, has] = store.snapshot();
+    if (!has) throw std::logic_error("region run without an incumbent");
+    x = best;
+    cost = store.cost();
+  }
+  share_incumbent(x, cost, comm);
+  RegionRounds rounds(p, portfolio.reduced(), o, region_count(ranks, d), x);
+  // The work of rank 0's last phase (in the first round: its start's), which deterministic
+  // region ranks spend in the round.
+  std::uint64_t last = portfolio.work();
+  MPI_Bcast(&last, 1, MPI_UINT64_T, 0, comm);
+  for (std::uint64_t round = 0;; ++round) {
+    rounds.begin(round);
+    const double phase_end = stop.elapsed() + d.sync_seconds;
+    std::vector<coordinator::RegionChange> mine;
+    std::uint64_t phase_work = 0;
+    if (rank == 0) {
+      const std::uint64_t before = portfolio.work();
+      if (o.deterministic)
+        portfolio.run(stop, store, d.sync_rounds);
+      else
+        portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
+      phase_work = portfolio.work() - before;
+    } else {
+      const std::vector<std::uint32_t> regions = rounds.assigned(rank - 1, ranks - 1);
+      for (std::size_t j = 0; j < regions.size(); ++j) {
+        // the phase's time left, shared among the regions left
+        const double seconds =
+            std::max(0.0, phase_end - stop.elapsed()) / static_cast<double>(regions.size() - j);
+        mine.push_back(
+            rounds.improve(regions[j], region_work(last, rounds.regions(), ranks), seconds, stop));
+      }
+    }
+    const bool stopping_here = o.deterministic ? stop.stop_requested() : stop.should_stop();
+    std::vector<std::int64_t> message{stopping_here ? 1 : 0};
+    const std::vector<std::int64_t> packed = pack_changes(mine);
+    message.insert(message.end(), packed.begin(), packed.end());
+    const std::vector<std::vector<std::int64_t>> messages =
+        gather_messages(message, rank, size, comm);
+    std::int64_t decision[2] = {0, static_cast<std::int64_t>(phase_work)};
+    if (rank == 0) {
+      std::vector<coordinator::RegionChange> changes;
+      std::size_t bytes = 0;
+      bool stopping = o.deterministic && portfolio.spent();
+      for (const std::vector<std::int64_t>& m : messages) {
+        stopping = stopping || m.at(0) != 0;
+        bytes += m.size() * sizeof(std::int64_t);
+        std::vector<coordinator::RegionChange> theirs =
+            unpack_changes(std::span<const std::int64_t>(m).subspan(1), p);
+        for (auto& c : theirs) changes.push_back(std::move(c));
+      }
+      const RoundEnd end = end_round(p, rounds, portfolio, store, std::move(changes));
+      if (end.outcome.accepted > 0 && end.incumbent.feasible)
+        store.offer(rounds.incumbent(), end.incumbent.cost, "regions");
+      log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
+               static_cast<unsigned long long>(round + 1), to_string(store.cost()).c_str(),
+               end.outcome.accepted, end.outcome.refused, bytes);
+      decision[0] = stopping ? 1 : 0;
+      after_round(stopping, round);
+    }
+    MPI_Bcast(decision, 2, MPI_INT64_T, 0, comm);
+    if (decision[0] != 0) break;
+    last = static_cast<std::uint64_t>(decision[1]);
+    if (rank == 0) {
+      x = rounds.incumbent();
+      cost = rounds.cost();
+    }
+    share_incumbent(x, cost, comm);
+    if (rank != 0) rounds.adopt(x, cost);
+  }
+}
+
+}  // namespace iopddl::mpi

@@ -1,0 +1,35 @@
+// Region runs over MPI (--distributed-mode regions): the rounds of
+// regional/whole_member.hpp on real ranks. Rank 0 runs the whole-problem portfolio (its
+// threads and bound worker) for a phase of --sync-seconds (--sync-rounds pricing rounds in a
+// deterministic run) while ranks 1..k-1 improve their regions of the round's incumbent for
+// the same time (by the work of rank 0's last phase in a deterministic run, which then gives
+// what --simulate-ranks k gives). The region ranks' changes are gathered on rank 0 (one
+// Gatherv of int64: the changed nodes only); rank 0 ends the round and broadcasts the stop
+// decision and the new incumbent.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+
+#include "../portfolio/portfolio.hpp"
+#include "iopddl/incumbent.hpp"
+#include "iopddl/log.hpp"
+#include "iopddl/options.hpp"
+#include "iopddl/stop.hpp"
+
+namespace iopddl::mpi {
+
+// Called on rank 0 after each round with whether the run stops and the round's number (it
+// writes checkpoints).
+using AfterRound = std::function<void(bool stopping, std::uint64_t round)>;
+
+// Runs the rounds until the deadline, a signal on any rank, or (deterministic) rank 0's
+// work is spent. `portfolio` has been started on every rank and is ready; rank 0's `store`
+// holds the incumbent and gets every improvement.
+void run_regions(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
+                 Portfolio& portfolio, MPI_Comm comm, StopControl& stop, IncumbentStore& store,
+                 Log& log, const AfterRound& after_round);
+
+}  // namespace iopddl::mpi

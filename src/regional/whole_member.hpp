@@ -1,0 +1,42 @@
+// The whole-problem member beside the regions: how rank 0 of a region run (over MPI, or
+// simulated in one process) sizes the rounds and ends each one. A round: every rank holds
+// the same incumbent and cuts the same regions; rank 0 runs its single-process solver for a
+// phase while the other ranks improve their regions of the incumbent (region_rounds.hpp),
+// each with the work rank 0 did in the phase before; rank 0 then takes the better of its own
+// best and the incumbent, assembles the regions' changes into it and sends the result to
+// every rank, whose next round starts from it. Region changes are made from the round's
+// incumbent, which rank 0 may have improved meanwhile: the assembly checks each against the
+// exact cost and the limit, so a stale change is refused, never harmful.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../portfolio/portfolio.hpp"
+#include "iopddl/evaluate.hpp"
+#include "iopddl/incumbent.hpp"
+#include "iopddl/options.hpp"
+#include "region_rounds.hpp"
+
+namespace iopddl {
+
+// Regions per round when `ranks` ranks take part (rank 0 the whole-problem member): the
+// region ranks' share each, at least two (one region is the whole problem, whose
+// warm-started solves did not beat the incumbent on N, 13 rounds, k = 2; two halves gained
+// 16 %).
+std::size_t region_count(std::size_t ranks, const DistributedOptions& d);
+// Work (in millions, at least one) for each region when rank 0's last phase did `work` units.
+std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t ranks);
+
+struct RoundEnd {
+  coordinator::AssemblyOutcome outcome;
+  Evaluation incumbent;  // the reference evaluator's verdict on the new incumbent
+};
+
+// Rank 0's end of a round: `best` holds the whole-problem member's best; the regions'
+// `changes` are assembled into the better of it and the incumbent; the member continues
+// from the result when the assembly improved it.
+RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole,
+                   const IncumbentStore& best, std::vector<coordinator::RegionChange> changes);
+
+}  // namespace iopddl
