@@ -277,6 +277,13 @@ struct DistributedOptions {
   // Region rounds (src/regional/): regions each region rank improves per round; 1 rather
   // than 2 (N, seed 1, k = 8, W = 1000: 2.14e11 against 2.40e11; bench/README.md, Scaling).
   std::size_t regions_per_rank = 1;
+  // Wall time of a region round (--distributed-mode regions): each region's solve pays for
+  // building and presolving its problem, so rounds are longer than --sync-seconds. N at
+  // 20 s, np 2, seeds 1-3, cost over one process with 2 threads (median of the seeds'
+  // ratios): 0.5 s 1.053, 1 s 1.005, 2 s 1.011, 3 s 1.0007, 5 s 1.037 (noisy: one seed
+  // in three lands 2-5 % off at most settings)
+  // (bench/results/region_seconds_N_20s.csv).
+  double region_seconds = 3.0;
   // Simulate this many machines in one process (0: do not), --deterministic only.
   std::size_t simulate_ranks = 0;
   double sync_seconds = 1.0;         // wall time between synchronisations

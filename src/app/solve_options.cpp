@@ -247,9 +247,12 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
   t.choice("distributed-mode",
            "portfolio: every rank runs the whole-problem solver and they share the best answer; "
            "regions: rank 0 runs it while the others improve regions of the incumbent, which "
-           "rank 0 assembles each --sync-seconds",
+           "rank 0 assembles each --distributed-region-seconds",
            d.mode, {{"portfolio", DistributedMode::kPortfolio}, {"regions", DistributedMode::kRegions}},
            mpi);
+  t.number("distributed.region-seconds",
+           "Wall time of a round of --distributed-mode regions (its synchronisation period)",
+           d.region_seconds, 1e-3, kAny, "a finite number of seconds", mpi);
   t.unsigned_integer("distributed.regions-per-rank", "Regions each rank improves in a round",
                      d.regions_per_rank, 1, 1024, mpi);
   t.unsigned_integer("simulate-ranks",

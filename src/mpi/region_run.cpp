@@ -68,7 +68,7 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
   MPI_Bcast(&last, 1, MPI_UINT64_T, 0, comm);
   for (std::uint64_t round = 0;; ++round) {
     rounds.begin(round);
-    const double phase_end = stop.elapsed() + d.sync_seconds;
+    const double phase_end = stop.elapsed() + d.region_seconds;
     std::vector<coordinator::RegionChange> mine;
     std::uint64_t phase_work = 0;
     if (rank == 0) {
@@ -76,7 +76,7 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
       if (o.deterministic)
         portfolio.run(stop, store, d.sync_rounds);
       else
-        portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
+        portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.region_seconds);
       phase_work = portfolio.work() - before;
     } else {
       const std::vector<std::uint32_t> regions = rounds.assigned(rank - 1, ranks - 1);

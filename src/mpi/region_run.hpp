@@ -1,6 +1,6 @@
 // Region runs over MPI (--distributed-mode regions): the rounds of
 // regional/whole_member.hpp on real ranks. Rank 0 runs the whole-problem portfolio (its
-// threads and bound worker) for a phase of --sync-seconds (--sync-rounds pricing rounds in a
+// threads and bound worker) for a phase of --distributed-region-seconds (--sync-rounds pricing rounds in a
 // deterministic run) while ranks 1..k-1 improve their regions of the round's incumbent for
 // the same time (by the work of rank 0's last phase in a deterministic run, which then gives
 // what --simulate-ranks k gives). The region ranks' changes are gathered on rank 0 (one

@@ -111,7 +111,7 @@ case $check in
     "$bin" solve "$instance" --simulate-ranks "$ranks" "${args[@]}" > sim.txt
     [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 sim.txt)" ]] || { echo "mpirun and --simulate-ranks $ranks differ"; exit 1; }
     # By time: every rank exits 0 with the answer printed.
-    run solve "$instance" --distributed-mode regions --time-limit 2 --sync-seconds 0.3 > timed.txt
+    run solve "$instance" --distributed-mode regions --time-limit 2 --distributed-region-seconds 0.3 > timed.txt
     last_line_feasible timed.txt
     grep -q "round [0-9]*: cost" timed.txt || { echo "no timed region round"; exit 1; } ;;
   bound)
