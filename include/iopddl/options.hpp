@@ -273,7 +273,12 @@ enum class DistributedMode {
 };
 
 struct DistributedOptions {
-  DistributedMode mode = DistributedMode::kPortfolio;
+  // Regions: np 2 x 1 thread over one process with 2 threads, medians of seeds 1-3, N
+  // 1.0007 / 0.9890 at 20 / 60 s against the portfolio's 1.0146 / 0.9963, the generated
+  // 60,000-node memory instance 1.0005 / 1.0001 against 0.9988 / 0.9986
+  // (bench/results/layout_2cores.csv); and simulated, regions gain with every doubling of the
+  // ranks to 8 (bench/README.md, Scaling), copies of the portfolio do not.
+  DistributedMode mode = DistributedMode::kRegions;
   // Region rounds (src/regional/): regions each region rank improves per round; 1 rather
   // than 2 (N, seed 1, k = 8, W = 1000: 2.14e11 against 2.40e11; bench/README.md, Scaling).
   std::size_t regions_per_rank = 1;

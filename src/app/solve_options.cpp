@@ -245,10 +245,11 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
            "synchronisation (0: keep its own, 1: take the average)",
            d.price_blend, 0, 1, "a number", mpi);
   t.choice("distributed-mode",
-           "portfolio: every rank runs the whole-problem solver and they share the best answer; "
-           "regions: rank 0 runs it while the others improve regions of the incumbent, which "
-           "rank 0 assembles each --distributed-region-seconds",
-           d.mode, {{"portfolio", DistributedMode::kPortfolio}, {"regions", DistributedMode::kRegions}},
+           "regions: rank 0 runs the whole-problem solver while the others improve regions of "
+           "the incumbent, which rank 0 assembles each --distributed-region-seconds; portfolio: "
+           "every rank runs the whole-problem solver, they share the best answer and, when "
+           "the cut is narrow, split the bound",
+           d.mode, {{"regions", DistributedMode::kRegions}, {"portfolio", DistributedMode::kPortfolio}},
            mpi);
   t.number("distributed.region-seconds",
            "Wall time of a round of --distributed-mode regions (its synchronisation period)",

@@ -27,10 +27,12 @@ case $check in
     last_line_feasible out.txt
     [[ $(cat out.txt err.txt | grep -c "final:") -le 1 ]] || { echo "more than one rank printed"; exit 1; } ;;
   deterministic)
-    run solve "$instance" --deterministic --work-limit 10 --seed 3 > a.txt
-    run solve "$instance" --deterministic --work-limit 10 --seed 3 > b.txt
-    last_line_feasible a.txt
-    [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 b.txt)" ]] || { echo "different answers for the same seed"; exit 1; } ;;
+    for mode in regions portfolio; do
+      run solve "$instance" --distributed-mode $mode --deterministic --work-limit 10 --seed 3 > a.txt
+      run solve "$instance" --distributed-mode $mode --deterministic --work-limit 10 --seed 3 > b.txt
+      last_line_feasible a.txt
+      [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 b.txt)" ]] || { echo "$mode: different answers for the same seed"; exit 1; }
+    done ;;
   sigterm)
     mpirun -np "$ranks" "$bin" solve "$instance" --time-limit 600 > out.txt &
     pid=$!  # mpirun itself (a function would put a subshell in between)
@@ -40,7 +42,8 @@ case $check in
     last_line_feasible out.txt
     grep -q "stopped by signal 15" out.txt ;;
   sigusr1)
-    mpirun -np "$ranks" "$bin" solve "$instance" --time-limit 600 --sync-seconds 0.2 > out.txt &
+    mpirun -np "$ranks" "$bin" solve "$instance" --time-limit 600 --sync-seconds 0.2 \
+      --distributed-region-seconds 0.2 > out.txt &
     pid=$!
     wait_for out.txt "cost"
     kill -USR1 "$pid"
@@ -50,7 +53,8 @@ case $check in
     wait "$pid" || true
     last_line_feasible out.txt ;;
   checkpoint)
-    run solve "$instance" --time-limit 3 --checkpoint ck.txt --sync-seconds 0.3 > first.txt
+    run solve "$instance" --time-limit 3 --checkpoint ck.txt --sync-seconds 0.3 \
+      --distributed-region-seconds 0.3 > first.txt
     last_line_feasible first.txt
     [[ -s ck.txt ]] || { echo "no checkpoint written"; exit 1; }
     first=$("$bin" evaluate --json "$instance" first.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
@@ -77,11 +81,12 @@ case $check in
     run solve "$instance" --resume bad.txt > bad_out.txt 2> err.txt || status=$?
     [[ $status -eq 3 ]] && grep -q "corrupt checkpoint" err.txt || { echo "corrupt checkpoint: $status $(cat err.txt)"; exit 1; } ;;
   regions)
-    # The distributed bound runs (one region per rank, whatever their cut), the answer is
+    # (The portfolio mode:) the distributed bound runs (one region per rank, whatever their cut), the answer is
     # valid, and no bound rank 0 reports (progress lines, final line) exceeds its cost. By
     # work, not time: on a loaded machine a timed run's watchdog may end the job before
     # rank 0 reports its rounds.
-    run solve "$instance" --deterministic --work-limit 50 --bound-max-copy-share 1 > out.txt
+    run solve "$instance" --distributed-mode portfolio --deterministic --work-limit 50 \
+      --bound-max-copy-share 1 > out.txt
     last_line_feasible out.txt
     grep -q "$ranks ranks: $ranks regions" out.txt || { echo "no region per rank"; exit 1; }
     grep -q "distributed bound: [1-9][0-9]* rounds over $ranks regions" out.txt ||
@@ -93,9 +98,11 @@ case $check in
     for bound in $bounds; do
       ((bound <= cost)) || { echo "lower bound $bound above the answer's cost $cost"; exit 1; }
     done
-    # Without the bound the run is still valid.
-    run solve "$instance" --time-limit 2 --bound-share 0 > plain.txt
-    last_line_feasible plain.txt ;;
+    # Without the bound the run is still valid, in either mode.
+    for mode in regions portfolio; do
+      run solve "$instance" --distributed-mode $mode --time-limit 2 --bound-share 0 > plain.txt
+      last_line_feasible plain.txt
+    done ;;
   regions_mode)
     # Rank 0 runs the whole-problem solver, the others improve regions of the incumbent.
     # By work: the run reproduces, and gives what the simulation of as many ranks gives.
