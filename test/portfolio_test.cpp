@@ -52,6 +52,31 @@ TEST_CASE("a deterministic run gives the same answer for the same seed and threa
   CHECK(first == test::solve_checked(p, o).assignment);
 }
 
+TEST_CASE("a timed run with more than one thread has its polisher, one thread or work units none") {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 400;
+  g.seed = 2;
+  const Problem p = generate_problem(g);
+  auto polishers = [&](int threads, bool deterministic) {
+    SolverOptions o = deterministic ? deterministic_options(1, threads) : SolverOptions{};
+    o.threads = threads;
+    o.polishers = 1;
+    o.exact.max_nodes = 0;  // workers even where exact mode would prove the optimum
+    StopControl stop;
+    IncumbentStore store(&stop);
+    Log quiet(stderr, &stop, true);
+    Portfolio portfolio(p, o, quiet);
+    portfolio.start(stop, store);
+    REQUIRE(portfolio.ready());
+    return portfolio.polishers();
+  };
+  CHECK(polishers(2, false) == 1);
+  CHECK(polishers(3, false) == 1);
+  CHECK(polishers(1, false) == 0);
+  CHECK(polishers(2, true) == 0);
+}
+
 TEST_CASE("exact mode proves the brute-force optimum of small instances") {
   Rng rng(77);
   int proven = 0;

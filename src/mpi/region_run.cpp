@@ -1,7 +1,10 @@
 #include "region_run.hpp"
 
+#include <chrono>
 #include <limits>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "../regional/region_rounds.hpp"
 #include "../regional/whole_member.hpp"
@@ -44,6 +47,33 @@ std::vector<std::vector<std::int64_t>> gather_messages(const std::vector<std::in
 
 }  // namespace
 
+// Rank 0's whole-problem member in a timed run with polishers: the portfolio searches in a
+// thread of its own from the first round to the last, never stopped at a round's end (a
+// phase end cuts a polisher's pass short: N at 20 s, np 1 x 2 threads, seeds 1-3, 1.08 of
+// one process in phases, 1.00 without). Without a polisher the member runs in phases, which
+// end between pricing rounds (N at 20 s, np 2 x 1 thread, seeds 1-6, median 1.0014 of one
+// process with 2 threads in phases, 1.013 without; bench/results/region_member_N_20s.csv).
+// Stopped and joined on every way out.
+class RunningMember {
+ public:
+  RunningMember(Portfolio& portfolio, StopControl& stop, IncumbentStore& store)
+      : search_(stop, 1e18),
+        thread_([&portfolio, &store, this] {
+          portfolio.run(search_, store, std::numeric_limits<std::uint64_t>::max());
+        }) {}
+  ~RunningMember() { finish(); }
+  // Whether the search has stopped (the run's stop, or the proof of its bound worker).
+  bool stopped() const { return search_.should_stop(); }
+  void finish() {
+    search_.request_stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  StopControl search_;
+  std::thread thread_;
+};
+
 void run_regions(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
                  Portfolio& portfolio, MPI_Comm comm, StopControl& stop, IncumbentStore& store,
                  Log& log, const AfterRound& after_round) {
@@ -66,29 +96,38 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
   // region ranks spend in the round.
   std::uint64_t last = portfolio.work();
   MPI_Bcast(&last, 1, MPI_UINT64_T, 0, comm);
+  std::optional<RunningMember> member;
+  if (rank == 0 && !o.deterministic && portfolio.polishers() > 0)
+    member.emplace(portfolio, stop, store);
   for (std::uint64_t round = 0;; ++round) {
     rounds.begin(round);
-    const double phase_end = stop.elapsed() + d.region_seconds;
+    const double round_end = stop.elapsed() + d.region_seconds;
     std::vector<coordinator::RegionChange> mine;
     std::uint64_t phase_work = 0;
-    if (rank == 0) {
+    bool stopping_here = false;
+    if (rank == 0 && member) {
+      while (stop.elapsed() < round_end && !member->stopped())
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      stopping_here = member->stopped();
+    } else if (rank == 0) {
       const std::uint64_t before = portfolio.work();
       if (o.deterministic)
         portfolio.run(stop, store, d.sync_rounds);
       else
         portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.region_seconds);
       phase_work = portfolio.work() - before;
+      stopping_here = o.deterministic ? stop.stop_requested() : stop.should_stop();
     } else {
       const std::vector<std::uint32_t> regions = rounds.assigned(rank - 1, ranks - 1);
       for (std::size_t j = 0; j < regions.size(); ++j) {
-        // the phase's time left, shared among the regions left
+        // the round's time left, shared among the regions left
         const double seconds =
-            std::max(0.0, phase_end - stop.elapsed()) / static_cast<double>(regions.size() - j);
+            std::max(0.0, round_end - stop.elapsed()) / static_cast<double>(regions.size() - j);
         mine.push_back(
             rounds.improve(regions[j], region_work(last, rounds.regions(), ranks), seconds, stop));
       }
+      stopping_here = o.deterministic ? stop.stop_requested() : stop.should_stop();
     }
-    const bool stopping_here = o.deterministic ? stop.stop_requested() : stop.should_stop();
     std::vector<std::int64_t> message{stopping_here ? 1 : 0};
     const std::vector<std::int64_t> packed = pack_changes(mine);
     message.insert(message.end(), packed.begin(), packed.end());
@@ -106,14 +145,18 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
             unpack_changes(std::span<const std::int64_t>(m).subspan(1), p);
         for (auto& c : theirs) changes.push_back(std::move(c));
       }
-      const RoundEnd end = end_round(p, rounds, portfolio, store, std::move(changes));
+      const RoundEnd end =
+          end_round(p, rounds, portfolio, member.has_value(), store, std::move(changes));
       if (end.outcome.accepted > 0 && end.incumbent.feasible)
         store.offer(rounds.incumbent(), end.incumbent.cost, "regions");
-      log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
-               static_cast<unsigned long long>(round + 1), to_string(store.cost()).c_str(),
-               end.outcome.accepted, end.outcome.refused, bytes);
+      if (size > 1)
+        log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
+                 static_cast<unsigned long long>(round + 1), to_string(store.cost()).c_str(),
+                 end.outcome.accepted, end.outcome.refused, bytes);
       decision[0] = stopping ? 1 : 0;
-      after_round(stopping, round);
+      // The member stops before the last checkpoint, which then holds its prices.
+      if (stopping && member) member->finish();
+      after_round(stopping, round, member && !stopping);
     }
     MPI_Bcast(decision, 2, MPI_INT64_T, 0, comm);
     if (decision[0] != 0) break;

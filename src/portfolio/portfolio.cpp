@@ -175,6 +175,10 @@ void Portfolio::adopt(const std::vector<Strategy>& x, Total cost) {
   for (auto& w : workers_) w->adopt(x, cost);
 }
 
+void Portfolio::post(const std::vector<Strategy>& x, Total cost) {
+  for (auto& w : workers_) w->post(x, cost);
+}
+
 std::vector<double> Portfolio::bound_multipliers() const {
   return bound_ ? bound_->engine().multipliers() : std::vector<double>{};
 }
@@ -206,6 +210,11 @@ void Portfolio::polish_first(StopControl& stop, IncumbentStore& store) {
 bool Portfolio::spent() const {
   return std::all_of(workers_.begin(), workers_.end(),
                      [](const auto& w) { return w->work().spent(); });
+}
+
+int Portfolio::polishers() const {
+  return static_cast<int>(
+      std::count_if(workers_.begin(), workers_.end(), [](const auto& w) { return w->polisher(); }));
 }
 
 std::uint64_t Portfolio::work() const {

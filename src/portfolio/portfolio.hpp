@@ -46,6 +46,8 @@ class Portfolio {
   // Whether every worker has spent its work (--deterministic), and the work all have done.
   bool spent() const;
   std::uint64_t work() const;
+  // How many of the workers polish (timed runs with more than one thread).
+  int polishers() const;
 
   // Whether start() got past presolve (it may stop at the time limit first): only then do
   // reduced() and run() have anything to work on.
@@ -58,6 +60,8 @@ class Portfolio {
   std::pair<std::vector<Strategy>, Total> best() const;
   // Every worker continues from `x` if it beats its own best.
   void adopt(const std::vector<Strategy>& x, Total cost);
+  // The same while run() runs (from another thread): each worker adopts at its next round.
+  void post(const std::vector<Strategy>& x, Total cost);
   // Worker 0's per-member memory prices in cost per unit of usage (the multipliers of a
   // checkpoint), and setting them on every worker (resume, consensus between ranks).
   std::vector<double> prices() const;

@@ -14,6 +14,12 @@ void Worker::run(const StopControl& root, IncumbentStore& store, Log& log, std::
   until_ = until;
   for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
        ++done) {
+    std::optional<std::pair<std::vector<Strategy>, Total>> posted;
+    {
+      std::lock_guard lock(inbox_mutex_);
+      posted.swap(inbox_);
+    }
+    if (posted) adopt(posted->first, posted->second);
     if (role_.handed_over_now())
       log.info("worker %d: a pricing worker polishes now; back to pricing rounds", id_);
     if (polishing() && polish_shared(stop, store, log)) continue;
@@ -97,6 +103,11 @@ void Worker::adopt(const std::vector<Strategy>& x, Total cost) {
   best_.x = x;
   best_.cost = cost;
   best_.adopted = true;
+}
+
+void Worker::post(const std::vector<Strategy>& x, Total cost) {
+  std::lock_guard lock(inbox_mutex_);
+  if (!inbox_ || cost < inbox_->second) inbox_.emplace(x, cost);
 }
 
 bool Worker::improve(const std::vector<Strategy>& x, const StopControl& stop, IncumbentStore& store,

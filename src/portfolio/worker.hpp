@@ -98,8 +98,11 @@ class Worker {
   // The priced branch-and-bound's statistics; calls 0 where it does not run.
   const NeighbourhoodStats& priced_search_stats() const { return pricing_.search_stats(); }
   const WorkMeter& work() const { return meter_; }
+  bool polisher() const { return role_.is_polisher(); }
   Total best_cost() const { return best_.cost; }
   void adopt(const std::vector<Strategy>& x, Total cost);
+  // adopt() from another thread while the worker runs: taken at its next round.
+  void post(const std::vector<Strategy>& x, Total cost);
   std::vector<double> prices() const { return pricing_.prices(); }
   void set_prices(const std::vector<double>& w) { pricing_.set_prices(w); }
 
@@ -186,6 +189,8 @@ class Worker {
   SharedBest* shared_;     // null in deterministic runs
   bool polished_ = false;  // whether the worker has polished a best yet
   PolisherRole role_;      // a polisher's part (timed runs only)
+  std::mutex inbox_mutex_;  // guards inbox_, what post() left for the next round
+  std::optional<std::pair<std::vector<Strategy>, Total>> inbox_;
   Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
 };
 

@@ -36,7 +36,7 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
         bytes += change_bytes(changes.back());
       }
     last = whole.work() - before;
-    const RoundEnd end = end_round(p, rounds, whole, store, std::move(changes));
+    const RoundEnd end = end_round(p, rounds, whole, false, store, std::move(changes));
     if (end.outcome.accepted > 0 && end.incumbent.feasible)
       store.offer(rounds.incumbent(), end.incumbent.cost, "regions");
     log.info(

@@ -14,7 +14,7 @@ std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t r
   return std::max<std::uint64_t>(1, work / per_rank / 1000000);
 }
 
-RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole,
+RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole, bool running,
                    const IncumbentStore& best, std::vector<coordinator::RegionChange> changes) {
   auto [y, has] = best.snapshot();
   RoundEnd end;
@@ -23,8 +23,12 @@ RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole,
   end.incumbent = evaluate(p, rounds.incumbent());
   if (end.outcome.accepted > 0) {
     std::vector<Strategy> x;
-    if (end.incumbent.feasible && whole.reduced().contract(rounds.incumbent(), x))
-      whole.adopt(x, end.incumbent.cost);
+    if (end.incumbent.feasible && whole.reduced().contract(rounds.incumbent(), x)) {
+      if (running)
+        whole.post(x, end.incumbent.cost);
+      else
+        whole.adopt(x, end.incumbent.cost);
+    }
   }
   return end;
 }

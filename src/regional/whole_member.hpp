@@ -35,8 +35,9 @@ struct RoundEnd {
 
 // Rank 0's end of a round: `best` holds the whole-problem member's best; the regions'
 // `changes` are assembled into the better of it and the incumbent; the member continues
-// from the result when the assembly improved it.
-RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole,
+// from the result when the assembly improved it (`running`: the member's run() is going on
+// in another thread, and its workers take the result at their next round).
+RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole, bool running,
                    const IncumbentStore& best, std::vector<coordinator::RegionChange> changes);
 
 }  // namespace iopddl
