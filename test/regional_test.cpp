@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "coordinator/assembly.hpp"
-#include "local/baseline.hpp"
 #include "iopddl/generate.hpp"
+#include "local/baseline.hpp"
 #include "partition/regions.hpp"
 #include "reduce/reduced.hpp"
 #include "regional/region_problem.hpp"
@@ -214,7 +214,8 @@ TEST_CASE("regional: a round's stale changes end in a feasible incumbent of exac
   CHECK(own.gain == claimed);
   CHECK(same.cost() == evaluate(p, same.incumbent()).cost);
   // Onto rank 0's better answer: it is taken, and what is assembled into it stays exact.
-  const coordinator::AssemblyOutcome onto = rounds.conclude(better.assignment, *better.cost, changes);
+  const coordinator::AssemblyOutcome onto =
+      rounds.conclude(better.assignment, *better.cost, changes);
   const Evaluation e = evaluate(p, rounds.incumbent());
   CHECK(e.feasible);
   CHECK(e.cost == rounds.cost());

@@ -249,7 +249,8 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
            "the incumbent, which rank 0 assembles each --distributed-region-seconds; portfolio: "
            "every rank runs the whole-problem solver, they share the best answer and, when "
            "the cut is narrow, split the bound",
-           d.mode, {{"regions", DistributedMode::kRegions}, {"portfolio", DistributedMode::kPortfolio}},
+           d.mode,
+           {{"regions", DistributedMode::kRegions}, {"portfolio", DistributedMode::kPortfolio}},
            mpi);
   t.number("distributed.region-seconds",
            "Wall time of a round of --distributed-mode regions (its synchronisation period)",

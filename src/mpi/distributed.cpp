@@ -319,12 +319,12 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
     if (!coordinator::checkpoint_due({configured, d.checkpoint_seconds}, stop.elapsed(),
                                      last_checkpoint, requested, want_stop))
       return;
-    Checkpoint c = phase_checkpoint(p, print, prices, store, bounds.get(),
-                                    running ? nullptr : &portfolio, o.seed, stop.elapsed(),
-                                    epoch + 1);
+    Checkpoint c =
+        phase_checkpoint(p, print, prices, store, bounds.get(), running ? nullptr : &portfolio,
+                         o.seed, stop.elapsed(), epoch + 1);
     last_checkpoint = stop.elapsed();
-    write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path,
-                     store, log, checkpoint_error);
+    write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path, store,
+                     log, checkpoint_error);
   };
   if (regions) {
     run_regions(p, o, d, portfolio, comm, stop, store, log,

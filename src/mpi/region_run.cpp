@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "../coordinator/decisions.hpp"
 #include "../regional/region_rounds.hpp"
 #include "../regional/whole_member.hpp"
 
@@ -57,8 +58,7 @@ std::vector<std::vector<std::int64_t>> gather_messages(const std::vector<std::in
 class RunningMember {
  public:
   RunningMember(Portfolio& portfolio, StopControl& stop, IncumbentStore& store)
-      : search_(stop, 1e18),
-        thread_([&portfolio, &store, this] {
+      : search_(stop, 1e18), thread_([&portfolio, &store, this] {
           portfolio.run(search_, store, std::numeric_limits<std::uint64_t>::max());
         }) {}
   ~RunningMember() { finish(); }
@@ -137,9 +137,13 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
     if (rank == 0) {
       std::vector<coordinator::RegionChange> changes;
       std::size_t bytes = 0;
-      bool stopping = o.deterministic && portfolio.spent();
-      for (const std::vector<std::int64_t>& m : messages) {
-        stopping = stopping || m.at(0) != 0;
+      // Stop when any rank asks to or (deterministic) rank 0's work is spent: the region
+      // ranks' work is rank 0's, so only rank 0 reports work left.
+      std::vector<coordinator::PhaseReport> reports(messages.size());
+      reports[0].work_left = o.deterministic && !portfolio.spent();  // (not read while running)
+      for (std::size_t i = 0; i < messages.size(); ++i) {
+        const std::vector<std::int64_t>& m = messages[i];
+        reports[i].stop = m.at(0) != 0;
         bytes += m.size() * sizeof(std::int64_t);
         std::vector<coordinator::RegionChange> theirs =
             unpack_changes(std::span<const std::int64_t>(m).subspan(1), p);
@@ -153,6 +157,7 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
         log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
                  static_cast<unsigned long long>(round + 1), to_string(store.cost()).c_str(),
                  end.outcome.accepted, end.outcome.refused, bytes);
+      const bool stopping = coordinator::stop_after_phase(reports, o.deterministic);
       decision[0] = stopping ? 1 : 0;
       // The member stops before the last checkpoint, which then holds its prices.
       if (stopping && member) member->finish();

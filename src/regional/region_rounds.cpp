@@ -36,8 +36,8 @@ std::vector<std::uint32_t> RegionRounds::assigned(std::size_t which,
   return mine;
 }
 
-coordinator::RegionChange RegionRounds::improve(std::uint32_t i, std::uint64_t work,
-                                                double seconds, const StopControl& stop) const {
+coordinator::RegionChange RegionRounds::improve(std::uint32_t i, std::uint64_t work, double seconds,
+                                                const StopControl& stop) const {
   coordinator::RegionChange change;
   change.region = i;
   const std::vector<NodeId>& nodes = nodes_[i];

@@ -18,8 +18,8 @@ RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole, boo
                    const IncumbentStore& best, std::vector<coordinator::RegionChange> changes) {
   auto [y, has] = best.snapshot();
   RoundEnd end;
-  end.outcome = rounds.conclude(has ? y : std::vector<Strategy>{}, has ? best.cost() : 0,
-                                std::move(changes));
+  end.outcome =
+      rounds.conclude(has ? y : std::vector<Strategy>{}, has ? best.cost() : 0, std::move(changes));
   end.incumbent = evaluate(p, rounds.incumbent());
   if (end.outcome.accepted > 0) {
     std::vector<Strategy> x;
