@@ -104,11 +104,9 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
     const double round_end = stop.elapsed() + d.region_seconds;
     std::vector<coordinator::RegionChange> mine;
     std::uint64_t phase_work = 0;
-    bool stopping_here = false;
     if (rank == 0 && member) {
       while (stop.elapsed() < round_end && !member->stopped())
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      stopping_here = member->stopped();
     } else if (rank == 0) {
       const std::uint64_t before = portfolio.work();
       if (o.deterministic)
@@ -116,7 +114,6 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
       else
         portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.region_seconds);
       phase_work = portfolio.work() - before;
-      stopping_here = o.deterministic ? stop.stop_requested() : stop.should_stop();
     } else {
       const std::vector<std::uint32_t> regions = rounds.assigned(rank - 1, ranks - 1);
       for (std::size_t j = 0; j < regions.size(); ++j) {
@@ -126,8 +123,11 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
         mine.push_back(
             rounds.improve(regions[j], region_work(last, rounds.regions(), ranks), seconds, stop));
       }
-      stopping_here = o.deterministic ? stop.stop_requested() : stop.should_stop();
     }
+    // (a deterministic run stops by work, judged on rank 0, or by a signal)
+    const bool stopping_here = member            ? member->stopped()
+                               : o.deterministic ? stop.stop_requested()
+                                                 : stop.should_stop();
     std::vector<std::int64_t> message{stopping_here ? 1 : 0};
     const std::vector<std::int64_t> packed = pack_changes(mine);
     message.insert(message.end(), packed.begin(), packed.end());
@@ -149,14 +149,12 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
             unpack_changes(std::span<const std::int64_t>(m).subspan(1), p);
         for (auto& c : theirs) changes.push_back(std::move(c));
       }
-      const RoundEnd end =
-          end_round(p, rounds, portfolio, member.has_value(), store, std::move(changes));
-      if (end.outcome.accepted > 0 && end.incumbent.feasible)
-        store.offer(rounds.incumbent(), end.incumbent.cost, "regions");
+      const coordinator::AssemblyOutcome end =
+          end_round(p, rounds, portfolio, store, std::move(changes));
       if (size > 1)
         log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
                  static_cast<unsigned long long>(round + 1), to_string(store.cost()).c_str(),
-                 end.outcome.accepted, end.outcome.refused, bytes);
+                 end.accepted, end.refused, bytes);
       const bool stopping = coordinator::stop_after_phase(reports, o.deterministic);
       decision[0] = stopping ? 1 : 0;
       // The member stops before the last checkpoint, which then holds its prices.

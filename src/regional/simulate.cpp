@@ -36,15 +36,12 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
         bytes += change_bytes(changes.back());
       }
     last = whole.work() - before;
-    const RoundEnd end = end_round(p, rounds, whole, false, store, std::move(changes));
-    if (end.outcome.accepted > 0 && end.incumbent.feasible)
-      store.offer(rounds.incumbent(), end.incumbent.cost, "regions");
+    const coordinator::AssemblyOutcome end = end_round(p, rounds, whole, store, std::move(changes));
     log.info(
         "round %llu of %zu ranks: cost %s, %zu region changes kept, %zu refused, "
         "%zu bytes, work per rank %llu",
         static_cast<unsigned long long>(round + 1), ranks, to_string(store.cost()).c_str(),
-        end.outcome.accepted, end.outcome.refused, bytes,
-        static_cast<unsigned long long>(whole.work() / 1000000));
+        end.accepted, end.refused, bytes, static_cast<unsigned long long>(whole.work() / 1000000));
   }
   return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
 }

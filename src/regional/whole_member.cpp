@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "iopddl/evaluate.hpp"
+
 namespace iopddl {
 
 std::size_t region_count(std::size_t ranks, const DistributedOptions& d) {
@@ -14,23 +16,19 @@ std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t r
   return std::max<std::uint64_t>(1, work / per_rank / 1000000);
 }
 
-RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole, bool running,
-                   const IncumbentStore& best, std::vector<coordinator::RegionChange> changes) {
-  auto [y, has] = best.snapshot();
-  RoundEnd end;
-  end.outcome =
-      rounds.conclude(has ? y : std::vector<Strategy>{}, has ? best.cost() : 0, std::move(changes));
-  end.incumbent = evaluate(p, rounds.incumbent());
-  if (end.outcome.accepted > 0) {
-    std::vector<Strategy> x;
-    if (end.incumbent.feasible && whole.reduced().contract(rounds.incumbent(), x)) {
-      if (running)
-        whole.post(x, end.incumbent.cost);
-      else
-        whole.adopt(x, end.incumbent.cost);
-    }
-  }
-  return end;
+coordinator::AssemblyOutcome end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole,
+                                       IncumbentStore& store,
+                                       std::vector<coordinator::RegionChange> changes) {
+  auto [y, has] = store.snapshot();
+  const coordinator::AssemblyOutcome outcome = rounds.conclude(
+      has ? y : std::vector<Strategy>{}, has ? store.cost() : 0, std::move(changes));
+  if (outcome.accepted == 0) return outcome;
+  const Evaluation e = evaluate(p, rounds.incumbent());
+  if (!e.feasible) return outcome;  // cannot happen: the assembly keeps the limit
+  store.offer(rounds.incumbent(), e.cost, "regions");
+  std::vector<Strategy> x;
+  if (whole.reduced().contract(rounds.incumbent(), x)) whole.post(x, e.cost);
+  return outcome;
 }
 
 }  // namespace iopddl

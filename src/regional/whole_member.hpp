@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "../portfolio/portfolio.hpp"
-#include "iopddl/evaluate.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/options.hpp"
 #include "region_rounds.hpp"
@@ -28,16 +27,13 @@ std::size_t region_count(std::size_t ranks, const DistributedOptions& d);
 // Work (in millions, at least one) for each region when rank 0's last phase did `work` units.
 std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t ranks);
 
-struct RoundEnd {
-  coordinator::AssemblyOutcome outcome;
-  Evaluation incumbent;  // the reference evaluator's verdict on the new incumbent
-};
-
-// Rank 0's end of a round: `best` holds the whole-problem member's best; the regions'
-// `changes` are assembled into the better of it and the incumbent; the member continues
-// from the result when the assembly improved it (`running`: the member's run() is going on
-// in another thread, and its workers take the result at their next round).
-RoundEnd end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole, bool running,
-                   const IncumbentStore& best, std::vector<coordinator::RegionChange> changes);
+// Rank 0's end of a round: the regions' `changes` are assembled into the better of the
+// incumbent and the whole-problem member's best (`store`'s); an assembly that improved it
+// goes to `store` (the reference evaluator's cost) and to the member's workers, which take
+// it at their next round (the member may be running in another thread). Returns what the
+// assembly did.
+coordinator::AssemblyOutcome end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole,
+                                       IncumbentStore& store,
+                                       std::vector<coordinator::RegionChange> changes);
 
 }  // namespace iopddl
