@@ -8,29 +8,15 @@
 #include <string>
 
 #include "../lagrange/bound.hpp"
+#include "../util/total_halves.hpp"
 
 namespace iopddl::mpi {
 namespace {
 
-// A Total as two 64-bit halves (high signed, low unsigned bits), the same on every rank
-// whatever the compiler's layout of __int128.
-struct Halves {
-  std::int64_t high;
-  std::uint64_t low;
-};
-
-Halves split(Total v) {
-  return {static_cast<std::int64_t>(v >> 64), static_cast<std::uint64_t>(v)};
-}
-
-Total join(Halves h) {
-  return (static_cast<Total>(h.high) << 64) | static_cast<Total>(h.low);
-}
-
 void sum_halves(void* in, void* inout, int* len, MPI_Datatype*) {
-  const auto* a = static_cast<const Halves*>(in);
-  auto* b = static_cast<Halves*>(inout);
-  for (int i = 0; i < *len; ++i) b[i] = split(join(a[i]) + join(b[i]));
+  const auto* a = static_cast<const TotalHalves*>(in);
+  auto* b = static_cast<TotalHalves*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = split_total(join_total(a[i]) + join_total(b[i]));
 }
 
 // The partition with one region per rank: a graph with fewer groups than ranks leaves the
@@ -109,10 +95,13 @@ TotalSum::~TotalSum() {
 
 void TotalSum::reduce(std::vector<Total>& values, int root, MPI_Comm comm) const {
   const int rank = rank_of(comm);
-  std::vector<Halves> mine(values.size()), sum(values.size());
-  std::transform(values.begin(), values.end(), mine.begin(), split);
+  std::vector<TotalHalves> mine(values.size()), sum(values.size());
+  std::transform(values.begin(), values.end(), mine.begin(),
+                 [](Total v) { return split_total(v); });
   MPI_Reduce(mine.data(), sum.data(), static_cast<int>(mine.size()), type_, op_, root, comm);
-  if (rank == root) std::transform(sum.begin(), sum.end(), values.begin(), join);
+  if (rank == root)
+    std::transform(sum.begin(), sum.end(), values.begin(),
+                   [](TotalHalves h) { return join_total(h); });
 }
 
 Coordinator::Coordinator(const Reduced& r, const Partition& part, const BoundOptions& o,

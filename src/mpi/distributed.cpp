@@ -34,6 +34,7 @@
 #include "../partition/regions.hpp"
 #include "../portfolio/bound_worker.hpp"
 #include "../portfolio/portfolio.hpp"
+#include "../util/total_halves.hpp"
 #include "checkpoint.hpp"
 #include "coordinator.hpp"
 #include "iopddl/evaluate.hpp"
@@ -144,8 +145,7 @@ std::vector<coordinator::PhaseReport> gather_reports(const coordinator::PhaseRep
                                                      MPI_Comm comm) {
   const Total cost = mine.best.value_or(0);
   const std::int64_t packed[5] = {mine.stop, mine.work_left, mine.best.has_value(),
-                                  static_cast<std::int64_t>(cost >> 64),
-                                  static_cast<std::int64_t>(static_cast<std::uint64_t>(cost))};
+                                  split_total(cost).high, low_bits(cost)};
   std::vector<std::int64_t> all(5 * static_cast<std::size_t>(size));
   MPI_Allgather(packed, 5, MPI_INT64_T, all.data(), 5, MPI_INT64_T, comm);
   std::vector<coordinator::PhaseReport> reports(static_cast<std::size_t>(size));
@@ -153,9 +153,7 @@ std::vector<coordinator::PhaseReport> gather_reports(const coordinator::PhaseRep
     const std::int64_t* q = &all[5 * i];
     reports[i].stop = q[0] != 0;
     reports[i].work_left = q[1] != 0;
-    if (q[2])
-      reports[i].best =
-          (static_cast<Total>(q[3]) << 64) | static_cast<Total>(static_cast<std::uint64_t>(q[4]));
+    if (q[2]) reports[i].best = join_total(q[3], q[4]);
   }
   return reports;
 }

@@ -9,6 +9,7 @@
 #include "../coordinator/decisions.hpp"
 #include "../regional/region_rounds.hpp"
 #include "../regional/whole_member.hpp"
+#include "../util/total_halves.hpp"
 
 namespace iopddl::mpi {
 
@@ -16,11 +17,9 @@ namespace {
 
 // The incumbent (input nodes) and its cost, from rank 0 to every rank.
 void share_incumbent(std::vector<Strategy>& x, Total& cost, MPI_Comm comm) {
-  std::int64_t halves[2] = {static_cast<std::int64_t>(cost >> 64),
-                            static_cast<std::int64_t>(static_cast<std::uint64_t>(cost))};
+  std::int64_t halves[2] = {split_total(cost).high, low_bits(cost)};
   MPI_Bcast(halves, 2, MPI_INT64_T, 0, comm);
-  cost = (static_cast<Total>(halves[0]) << 64) |
-         static_cast<Total>(static_cast<std::uint64_t>(halves[1]));
+  cost = join_total(halves[0], halves[1]);
   MPI_Bcast(x.data(), static_cast<int>(x.size()), MPI_INT, 0, comm);
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "../partition/regions.hpp"
+#include "../util/total_halves.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 #include "region_problem.hpp"
@@ -89,8 +90,8 @@ std::vector<std::int64_t> pack_changes(std::span<const coordinator::RegionChange
   std::vector<std::int64_t> out;
   for (const coordinator::RegionChange& c : changes) {
     out.push_back(c.region);
-    out.push_back(static_cast<std::int64_t>(c.gain >> 64));
-    out.push_back(static_cast<std::int64_t>(static_cast<std::uint64_t>(c.gain)));
+    out.push_back(split_total(c.gain).high);
+    out.push_back(low_bits(c.gain));
     out.push_back(static_cast<std::int64_t>(c.nodes.size()));
     out.insert(out.end(), c.nodes.begin(), c.nodes.end());
     out.insert(out.end(), c.labels.begin(), c.labels.end());
@@ -110,8 +111,7 @@ std::vector<coordinator::RegionChange> unpack_changes(std::span<const std::int64
     coordinator::RegionChange c;
     if (message[at] < 0 || message[at] > UINT32_MAX) throw bad("region out of range");
     c.region = static_cast<std::uint32_t>(message[at]);
-    c.gain = (static_cast<Total>(message[at + 1]) << 64) |
-             static_cast<Total>(static_cast<std::uint64_t>(message[at + 2]));
+    c.gain = join_total(message[at + 1], message[at + 2]);
     const std::int64_t count = message[at + 3];
     at += 4;
     if (count < 0 || static_cast<std::uint64_t>(count) > (message.size() - at) / 2)
