@@ -37,6 +37,15 @@ std::vector<std::vector<NodeId>> random_regions(const Problem& p, std::size_t co
   return regions;
 }
 
+// A generated memory-family instance.
+Problem memory_instance(std::uint32_t nodes, std::uint64_t seed) {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = nodes;
+  g.seed = seed;
+  return generate_problem(g);
+}
+
 test::TinySpec spec() {
   test::TinySpec s;
   s.nodes = 6;
@@ -139,11 +148,7 @@ TEST_CASE("regional: the assembly keeps the incumbent feasible and its gain exac
 }
 
 TEST_CASE("regional: changes cross the wire unchanged, and a malformed message is refused") {
-  GeneratorOptions g;
-  g.family = Family::kMemory;
-  g.nodes = 50;
-  g.seed = 3;
-  const Problem p = generate_problem(g);
+  const Problem p = memory_instance(50, 3);
   NodeId wide = 0;  // a node with more than one strategy
   while (p.strategies(wide) < 2) ++wide;
   std::vector<coordinator::RegionChange> changes(3);
@@ -181,11 +186,7 @@ TEST_CASE("regional: changes cross the wire unchanged, and a malformed message i
 TEST_CASE("regional: a round's stale changes end in a feasible incumbent of exact cost") {
   // The region ranks improve the round's incumbent while rank 0 improves it too: the
   // changes are assembled into rank 0's better answer, never into an infeasible one.
-  GeneratorOptions g;
-  g.family = Family::kMemory;
-  g.nodes = 800;
-  g.seed = 11;
-  const Problem p = generate_problem(g);
+  const Problem p = memory_instance(800, 11);
   const Reduced r = Reduced::build(p, true);
   SolverOptions o = test::deterministic_options(3, 1);
   StopControl stop;
@@ -238,11 +239,7 @@ TEST_CASE("regional: contract_nearest matches contract wherever the input is rep
 }
 
 TEST_CASE("regional: the regions cover every group, are all used and move between rounds") {
-  GeneratorOptions g;
-  g.family = Family::kMemory;
-  g.nodes = 600;
-  g.seed = 7;
-  const Problem p = generate_problem(g);
+  const Problem p = memory_instance(600, 7);
   const Reduced r = Reduced::build(p, true);
   const std::vector<std::uint32_t> first = moving_owners(r, 4, 0), next = moving_owners(r, 4, 1);
   REQUIRE(first.size() == r.num_nodes());
@@ -256,11 +253,7 @@ TEST_CASE("regional: the regions cover every group, are all used and move betwee
 }
 
 TEST_CASE("regional: --polish-hint polishes a feasible hint before the rounds") {
-  GeneratorOptions g;
-  g.family = Family::kMemory;
-  g.nodes = 400;
-  g.seed = 6;
-  const Problem p = generate_problem(g);
+  const Problem p = memory_instance(400, 6);
   // A hint from a short run, so that there is something left to polish.
   SolverOptions short_run = test::deterministic_options(1, 1);
   short_run.lns.windows = 0;  // no polish in it
@@ -287,11 +280,7 @@ TEST_CASE("regional: --polish-hint polishes a feasible hint before the rounds") 
 }
 
 TEST_CASE("regional: one simulated rank is the single-process run, and k ranks reproduce") {
-  GeneratorOptions g;
-  g.family = Family::kMemory;
-  g.nodes = 400;
-  g.seed = 5;
-  const Problem p = generate_problem(g);
+  const Problem p = memory_instance(400, 5);
   SolverOptions o = test::deterministic_options(20, 1);
   auto run = [&](std::size_t ranks) {
     DistributedOptions d;

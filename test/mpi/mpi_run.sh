@@ -117,10 +117,16 @@ case $check in
     [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 b.txt)" ]] || { echo "different answers for the same seed"; exit 1; }
     "$bin" solve "$instance" --simulate-ranks "$ranks" "${args[@]}" > sim.txt
     [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 sim.txt)" ]] || { echo "mpirun and --simulate-ranks $ranks differ"; exit 1; }
-    # By time: every rank exits 0 with the answer printed.
-    run solve "$instance" --distributed-mode regions --time-limit 2 --distributed-region-seconds 0.3 > timed.txt
+    # By time: every rank exits 0 with the answer printed, in rounds of the length asked
+    # (rounds of the default 3 s would give at most 2 in 4 s).
+    run solve "$instance" --distributed-mode regions --time-limit 4 --distributed-region-seconds 0.3 > timed.txt
     last_line_feasible timed.txt
-    grep -q "round [0-9]*: cost" timed.txt || { echo "no timed region round"; exit 1; } ;;
+    grep -q "round 3: cost" timed.txt || { echo "rounds of 0.3 s not taken: $(grep -c 'round [0-9]*: cost' timed.txt) rounds"; exit 1; }
+    # A rank bound to fewer cores than its threads says so; one with enough does not.
+    mpirun -np 1 --bind-to core "$bin" solve "$instance" --deterministic --work-limit 1 --threads 2 > /dev/null 2> bound.txt
+    grep -q "warning: this rank may run on 1 core" bound.txt || { echo "no warning for 2 threads on 1 core"; exit 1; }
+    mpirun -np 1 --bind-to core "$bin" solve "$instance" --deterministic --work-limit 1 --threads 1 > /dev/null 2> bound.txt
+    if grep -q "warning: this rank may run" bound.txt; then echo "a warning for 1 thread on 1 core"; exit 1; fi ;;
   bound)
     # The distributed bound (`iopddl bound` under mpirun, RANKS is the most ranks), split
     # into regions whatever their cut (--bound-max-copy-share 1): with one rank it steps
