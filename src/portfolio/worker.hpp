@@ -185,10 +185,10 @@ class Worker {
   } best_;
   int stale_ = 0;
   std::uint64_t rounds_ = 0;
-  WorkMeter meter_;        // the work of its searches; bounded in deterministic runs
-  SharedBest* shared_;     // null in deterministic runs
-  bool polished_ = false;  // whether the worker has polished a best yet
-  PolisherRole role_;      // a polisher's part (timed runs only)
+  WorkMeter meter_;         // the work of its searches; bounded in deterministic runs
+  SharedBest* shared_;      // null in deterministic runs
+  bool polished_ = false;   // whether the worker has polished a best yet
+  PolisherRole role_;       // a polisher's part (timed runs only)
   std::mutex inbox_mutex_;  // guards inbox_, what post() left for the next round
   std::optional<std::pair<std::vector<Strategy>, Total>> inbox_;
   Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
