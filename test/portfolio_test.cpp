@@ -77,6 +77,33 @@ TEST_CASE("a timed run with more than one thread has its polisher, one thread or
   CHECK(polishers(2, true) == 0);
 }
 
+TEST_CASE("an answer posted to running workers is taken at their next round") {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 800;
+  g.seed = 11;
+  const Problem p = generate_problem(g);
+  const Outcome better = solve_checked(p, deterministic_options(20, 1));
+  REQUIRE(better.cost);
+  SolverOptions o = deterministic_options(20, 1);
+  o.exact.max_nodes = 0;
+  StopControl stop;
+  stop.ignore_deadline();
+  IncumbentStore store(&stop);
+  Log quiet(stderr, &stop, true);
+  Portfolio portfolio(p, o, quiet);
+  portfolio.start(stop, store);
+  REQUIRE(portfolio.ready());
+  portfolio.run(stop, store, 1);
+  REQUIRE(portfolio.best().second > *better.cost);  // one round is not there yet
+  std::vector<Strategy> x;
+  REQUIRE(portfolio.reduced().contract(better.assignment, x));
+  portfolio.post(x, *better.cost);
+  CHECK(portfolio.best().second > *better.cost);  // not before the next round
+  portfolio.run(stop, store, 1);
+  CHECK(portfolio.best().second <= *better.cost);
+}
+
 TEST_CASE("exact mode proves the brute-force optimum of small instances") {
   Rng rng(77);
   int proven = 0;
