@@ -25,6 +25,12 @@ class Problem {
  public:
   const std::string& name() const { return name_; }
   std::optional<Usage> usage_limit() const { return usage_limit_; }
+  // A copy with another usage limit (nullopt: none); everything else is shared by value.
+  Problem with_usage_limit(std::optional<Usage> limit) const {
+    Problem p = *this;
+    p.usage_limit_ = limit;
+    return p;
+  }
 
   std::size_t num_nodes() const { return interval_lo_.size(); }
   std::size_t num_edges() const { return edge_u_.size(); }

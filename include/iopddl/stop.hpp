@@ -3,9 +3,11 @@
 // should_stop(); tests stop solvers by work or by request, never by sleeping.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 
 namespace iopddl {
 
@@ -88,6 +90,13 @@ class StopControl {
   }
 
   double elapsed() const { return std::chrono::duration<double>(now() - start_).count(); }
+  // Seconds until the deadline (0 once past it; infinity without one, or when the deadline
+  // is ignored). A nested view's deadline is already the earlier of its own and its parent's.
+  double seconds_left() const {
+    if (ignore_deadline_ || end_ == Clock::time_point::max())
+      return std::numeric_limits<double>::infinity();
+    return std::max(0.0, std::chrono::duration<double>(end_ - now()).count());
+  }
 
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
   // Also stops once `*flag` is true (a library caller's cancellation; it must outlive this).

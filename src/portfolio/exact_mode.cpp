@@ -69,6 +69,19 @@ SolveResult Portfolio::solve_by_elimination(StopControl& stop, IncumbentStore& s
   return claim_optimal(least->x, a, ev, store, "dynamic programming");
 }
 
+// The least cost an assignment that picks a forbidden entry can have: 10^18 plus every
+// negative least entry of the node costs and edge tables.
+static Total forbidden_floor(const Problem& p) {
+  Total floor = kForbidden;
+  for (NodeId v = 0; v < p.num_nodes(); ++v)
+    floor += std::min<Cost>(0, *std::min_element(p.costs(v).begin(), p.costs(v).end()));
+  for (EdgeId e = 0; e < p.num_edges(); ++e) {
+    const auto t = p.edge_costs(e);
+    if (!t.empty()) floor += std::min<Cost>(0, *std::min_element(t.begin(), t.end()));
+  }
+  return floor;
+}
+
 // An exact method's answer (`x`, expanded to `a`, which the evaluator found feasible) as the
 // answer and its own certificate.
 SolveResult Portfolio::claim_optimal(const std::vector<Strategy>& x, const std::vector<Strategy>& a,
@@ -99,7 +112,14 @@ SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& st
   WindowSearch search(r, nullptr, o_.lns);
   const WindowSearch::Exact e =
       search.solve_exactly(state, static_cast<std::size_t>(o_.exact.search_nodes), stop);
-  if (!e.complete || !e.feasible) return {SolveStatus::kFeasible, ""};
+  if (e.complete && !e.feasible) {
+    // No forbidden-free assignment fits: each that fits pays a forbidden entry, and every
+    // other entry it picks at least its table's least (negative ones count).
+    store.offer_bound(forbidden_floor(p_), "exact");
+    log_.info("exact: every assignment within the memory limit picks a forbidden entry");
+    return {SolveStatus::kFeasible, ""};
+  }
+  if (!e.complete) return {SolveStatus::kFeasible, ""};
   const std::vector<Strategy> a = r.expand(state.assignment());
   const Evaluation ev = evaluate(p_, a);
   if (!ev.feasible) return {SolveStatus::kFeasible, ""};
