@@ -280,6 +280,53 @@ TEST_CASE("XLA-shaped requests solve to the optimum of the request's own objecti
   CHECK(intervals > 50);
 }
 
+TEST_CASE("soft budgets: overruns weighed against cost reach the request's own optimum") {
+  // Budgets below, at and above the least-memory peak, overrun prices from free to dear:
+  // the answer must be the brute-force optimum of cost + coeff x overrun, proven so.
+  Rng rng(31);
+  const double factors[] = {0.8, 1.0, 1.3, 2.0};
+  const double coeffs[] = {0.0, 0.2, 1.0, 4.0, 100.0};
+  int overruns = 0, compared = 0;
+  for (int i = 0; i < 160; ++i) {
+    Request r = random_request(rng, 2 + i % 5, true);
+    const double factor = factors[i % 4];
+    r.set_memory_budget(std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(static_cast<double>(r.memory_budget()) / 0.9 * factor)));
+    r.mutable_overbudget_coeff()->set_coeff(coeffs[(i / 4) % 5]);
+    if (i % 4 == 1) to_intervals(r, rng);
+    const XlaRequest q = convert(r, i % 2 == 0);
+    const auto soft = soft_budget(q);
+    REQUIRE(soft);
+    const Problem free = q.problem.with_usage_limit(std::nullopt);
+    StopControl stop;
+    IncumbentStore store(&stop);
+    Log log(nullptr, &stop);
+    const SoftOutcome out =
+        solve_soft_budget(free, *soft, test::deterministic_options(2, 1), stop, store, log);
+    const auto [a, has] = store.snapshot();
+    const RequestAnswer answer =
+        answer_request(q, free, out.proven ? SolveStatus::kOptimal : SolveStatus::kFeasible, a, has,
+                       std::nullopt, OverrunWeighing{out.bound});
+    const auto best = request_optimum(r);
+    if (!best) {
+      CHECK(answer.s_val.empty());
+      continue;
+    }
+    REQUIRE(!answer.s_val.empty());
+    const auto cost = request_cost(r, std::vector<int>(answer.s_val.begin(), answer.s_val.end()));
+    REQUIRE(cost);
+    CHECK(answer.cost == doctest::Approx(*cost));
+    CHECK(answer.cost == doctest::Approx(*best));
+    CHECK(answer.status == SolveStatus::kOptimal);
+    REQUIRE(answer.lower_bound);
+    CHECK(*answer.lower_bound <= *best + 1e-6);
+    overruns += answer.overbudget_cost > 0;
+    ++compared;
+  }
+  CHECK(compared > 100);
+  CHECK(overruns > 20);  // cheap overruns were taken, not only answers within the budget
+}
+
 TEST_CASE("contest problems written as requests read back as the same problem") {
   Rng rng(77);
   for (int i = 0; i < 200; ++i) {

@@ -208,6 +208,24 @@ struct PresolveOptions {
   std::uint64_t dominance_budget = 200'000'000;
 };
 
+// Soft memory budgets (an XLA request's overbudget_coeff): the cost plus the coefficient
+// times the peak's overrun is minimised by solves at several hard limits (src/sweep/).
+struct SoftBudgetOptions {
+  // The first solve, at the budget itself (or the least peak, when no answer meets it),
+  // takes this share of the time: it is the answer a hard budget would give, and the
+  // others start from it (bench/results/soft_budget.csv).
+  double first_share = 0.4;
+  // Then one solve without any limit: the cheapest answer and its peak end the range.
+  double top_share = 0.15;
+  // Each further solve takes this share of the time left (those proven optimal end early).
+  double probe_share = 0.34;
+  // A solve shorter than this share of the whole time would rarely find anything: the
+  // solve that would be given less takes all that is left instead.
+  double min_probe_share = 0.05;
+  // Solves in all, at most (what bounds a --deterministic soft run).
+  int max_solves = 24;
+};
+
 struct SolverOptions {
   // More worker threads than this are capped (each holds a copy of the priced problem).
   static constexpr int kMaxThreads = 64;
@@ -259,6 +277,7 @@ struct SolverOptions {
   ExactOptions exact;
   PresolveOptions presolve;
   BoundOptions bound;
+  SoftBudgetOptions soft;
   // Stop as soon as the certified gap (cost - bound) / cost is at most this (0: run to the
   // limit, or to a proof of optimality).
   double gap_limit = 0;

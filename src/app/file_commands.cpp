@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "command_support.hpp"
+#include "io/json.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
 #include "iopddl/incumbent.hpp"
@@ -53,9 +54,29 @@ struct EvaluateCommand {
       std::fprintf(stderr, "error: %s\n", e.what());
       return kExitUsage;
     }
-    const Problem p = read_input_file(problem, nullptr, nullptr, request);
-    const Evaluation e = evaluate(p, read_solution(solution));
-    const std::string report = json ? format_report_json(e, b) : format_report(e, b);
+    std::optional<XlaRequest> q;
+    Problem p = read_input_file(problem, nullptr, &q, request);
+    // A soft budget is no limit: an overrun is paid for, in the request's cost below.
+    if (q && soft_budget(*q)) p = p.with_usage_limit(std::nullopt);
+    const std::vector<Strategy> a = read_solution(solution);
+    const Evaluation e = evaluate(p, a);
+    std::string report = json ? format_report_json(e, b) : format_report(e, b);
+    if (q && e.valid) {  // the cost as the request counts it
+      const RequestAnswer r =
+          answer_request(*q, p, SolveStatus::kFeasible, a, true, std::nullopt, OverrunWeighing{});
+      if (json) {
+        Json d = Json::parse(report);
+        d["request_cost"] = r.cost;
+        d["overbudget_cost"] = r.overbudget_cost;
+        report = json_line(d);
+      } else {
+        report += "request cost:    " + request_number(r.cost) + " in its units" +
+                  (r.overbudget_cost > 0
+                       ? " (overrun cost " + request_number(r.overbudget_cost) + " included)"
+                       : "") +
+                  "\n";
+      }
+    }
     const bool above = b && e.valid && *b > e.cost;  // then one of the two is wrong
     std::fputs(report.c_str(), stdout);
     return e.feasible && !above ? kExitOk : kExitInfeasible;

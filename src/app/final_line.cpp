@@ -12,7 +12,8 @@ RequestAnswer request_answer(Run& run, const std::vector<Strategy>& a, bool has)
   const SolveStatus status = has && run.solve_status == SolveStatus::kNoSolution
                                  ? SolveStatus::kFeasible
                                  : run.solve_status;
-  return answer_request(*run.request, *run.problem, status, a, has, run.store.bound());
+  return answer_request(*run.request, *run.problem, status, a, has, run.store.bound(),
+                        run.weighing);
 }
 
 // The final line goes out under the log's lock, and later progress lines go to stderr, so

@@ -137,6 +137,11 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
       run.request->max_rounding_error > 0) {
     run.status = status_name(SolveStatus::kFeasible);
     note = "optimal for the rounded costs only (" + note + ")";
+  } else if (result.status == SolveStatus::kOptimal && run.request && soft_budget(*run.request) &&
+             !run.weighing) {
+    run.status = status_name(SolveStatus::kFeasible);
+    note = "optimal under the hard limit " + std::to_string(problem.usage_limit().value_or(0)) +
+           " only, not for the soft budget (" + note + ")";
   }
   {
     std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
@@ -230,7 +235,21 @@ std::string solve_plain(Run& run, const Problem& problem, SolveResult& result) {
   if (built_with_mpi())  // (checkpoints exist where MPI does)
     checkpoints.emplace(problem, run.store, run.stop, run.log, settings.distributed,
                         run.checkpoint_request);
-  if (settings.distributed.simulate_ranks > 0)
+  if (run.weighing) {
+    const SoftOutcome soft = solve_soft_budget(problem, *soft_budget(*run.request), o, run.stop,
+                                               run.store, run.log, hint);
+    {
+      std::lock_guard lock(run.mutex);
+      run.weighing->bound = soft.bound;
+    }
+    result.status = soft.proven ? SolveStatus::kOptimal
+                    : soft.has  ? SolveStatus::kFeasible
+                                : SolveStatus::kNoSolution;
+    result.note = "soft budget: cost " + to_string(soft.cost) + " and overrun penalty " +
+                  std::to_string(
+                      static_cast<double>(overrun_penalty(*soft_budget(*run.request), soft.peak))) +
+                  " in the problem's units, " + std::to_string(soft.solves) + " solves";
+  } else if (settings.distributed.simulate_ranks > 0)
     result = simulate_ranks(problem, o, settings.distributed, run.stop, run.store, run.log);
   else
     result = solve(problem, o, run.stop, run.store, run.log, hint);
@@ -269,6 +288,24 @@ std::optional<int> obtain_input(Run& run, const MpiSession& session, Problem& pr
   return print_final(run) == Printed::kSolution ? kExitOk : kExitNoSolution;
 }
 
+// A request's soft budget: one process weighs overruns against cost on the problem without
+// its hard limit; a distributed run answers under that limit, and says so.
+void weigh_overruns(Run& run, const MpiSession& session, Problem& problem) {
+  if (!run.request || !soft_budget(*run.request)) return;
+  if (session.active() || run.settings.distributed.simulate_ranks > 0) {
+    if (run.rank == 0)
+      std::fprintf(stderr,
+                   "warning: %s: overbudget_coeff: a distributed run answers the soft budget "
+                   "under the hard limit %lld (one process, without mpirun, weighs overruns "
+                   "against cost)\n",
+                   run.settings.problem_path.c_str(),
+                   static_cast<long long>(problem.usage_limit().value_or(0)));
+    return;
+  }
+  problem = problem.with_usage_limit(std::nullopt);
+  run.weighing.emplace();
+}
+
 int solve_here(Run& run, const MpiSession& session) {
   const RunSettings& settings = run.settings;
   run.log.info("iopddl %s: %s, time limit %g s, seed %llu", version(),
@@ -276,6 +313,7 @@ int solve_here(Run& run, const MpiSession& session) {
                static_cast<unsigned long long>(settings.solver.seed));
   Problem problem;
   if (const std::optional<int> stopped = obtain_input(run, session, problem)) return *stopped;
+  weigh_overruns(run, session, problem);
   SolveResult result;
   std::string checkpoint_error;  // why the last checkpoint could not be written
   std::string internal_error;    // a bug or exhausted memory in the solver

@@ -47,6 +47,9 @@ struct Run {
   bool refused = false;   // the evaluator refused the store's answer: print [] instead
   bool withheld = false;  // a request's max_cost was not beaten: print [] instead
   SolveStatus solve_status = SolveStatus::kNoSolution;  // set once the search has ended
+  // A request's soft budget weighed against cost (one process; set before the search, its
+  // bound under `mutex` once the search has ended).
+  std::optional<OverrunWeighing> weighing;
 };
 
 enum class Printed { kSolution, kEmpty, kAlready };

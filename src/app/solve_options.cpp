@@ -235,6 +235,21 @@ void describe_bound(OptionTable& t, SolverOptions& o, bool share) {
             b.scale_bits, 0, 24, bound);
 }
 
+void describe_soft_budget(OptionTable& t, SoftBudgetOptions& o) {
+  const std::string soft = "Soft budgets (requests with overbudget_coeff)";
+  t.number("soft.first-share", "Share of the time for the solve at the budget itself",
+           o.first_share, 0.01, 0.95, "a share from 0.01 to 0.95", soft);
+  t.number("soft.top-share", "Share of the time for the solve without a limit", o.top_share, 0.01,
+           0.95, "a share from 0.01 to 0.95", soft);
+  t.number("soft.probe-share", "Share of the time left for each solve at a limit in between",
+           o.probe_share, 0.01, 1, "a share from 0.01 to 1", soft);
+  t.number("soft.min-probe-share",
+           "A solve that would get less than this share of the whole time gets all that is left",
+           o.min_probe_share, 0, 1, "a share from 0 to 1", soft);
+  t.integer("soft.max-solves", "Solves at different limits, at most", o.max_solves, 2, kMaxInt,
+            soft);
+}
+
 void describe_distributed(OptionTable& t, DistributedOptions& d) {
   // Distributed runs: read and printed by every build, used under mpirun only.
   const std::string mpi = "Distributed (used under mpirun)";
@@ -289,6 +304,7 @@ void describe_solve_options(OptionTable& t, RunSettings& s) {
   describe_local(t, s.solver);
   describe_exact(t, s.solver);
   describe_bound(t, s.solver, true);
+  describe_soft_budget(t, s.solver.soft);
   describe_distributed(t, s.distributed);
 }
 
@@ -306,6 +322,9 @@ void check_solve_options(const RunSettings& s) {
   if (s.distributed.simulate_ranks > 0 && s.solver.threads > 1)
     throw OptionError(
         "--simulate-ranks: each simulated rank has one worker; --threads must be 1 or unset");
+  if (s.solver.soft.first_share + s.solver.soft.top_share > 0.99)
+    throw OptionError("soft.first-share, soft.top-share: expected a sum of at most 0.99, found " +
+                      std::to_string(s.solver.soft.first_share + s.solver.soft.top_share));
   if (s.solver.prices.scales.empty())
     throw OptionError("prices.scales: expected at least one price level");
 }

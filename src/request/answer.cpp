@@ -45,8 +45,14 @@ pb::AutoShardingSolverResult::Status result_status(SolveStatus status) {
 
 }  // namespace
 
+std::optional<SoftBudget> soft_budget(const XlaRequest& q) {
+  if (!q.budget || !q.overbudget_coeff) return std::nullopt;
+  return SoftBudget{*q.budget, *q.overbudget_coeff * q.cost_scale};
+}
+
 RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveStatus status,
-                             const std::vector<Strategy>& a, bool has, std::optional<Total> bound) {
+                             const std::vector<Strategy>& a, bool has, std::optional<Total> bound,
+                             const std::optional<OverrunWeighing>& weighed) {
   RequestAnswer out;
   out.status = status;
   const auto say = [&](const std::string& what) {
@@ -70,11 +76,18 @@ RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveS
   out.s_val = a;
   out.peak_usage = e.peak_usage;
   out.cost = (static_cast<double>(e.cost) + q.offset) / q.cost_scale;
-  if (q.budget && q.overbudget_coeff && e.peak_usage > *q.budget) {
+  const bool soft = soft_budget(q).has_value();
+  if (soft && e.peak_usage > *q.budget) {
     out.overbudget_cost = *q.overbudget_coeff * static_cast<double>(e.peak_usage - *q.budget);
     out.cost += out.overbudget_cost;
+    say("peak " + to_string(e.peak_usage) + " is over the soft budget " +
+        std::to_string(*q.budget) + " (overrun cost " + request_number(out.overbudget_cost) + ")");
+  }
+  if (soft && !weighed) {  // solved under the hard limit: a proof there is not one here
     if (out.status == SolveStatus::kOptimal) out.status = SolveStatus::kFeasible;
-    say("the soft budget cannot be met: answered at the least peak any assignment reaches");
+    say("answered under the hard limit " + std::to_string(problem.usage_limit().value_or(0)) +
+        ": overruns were not weighed against cost, so it is not proven optimal for the soft "
+        "budget");
   }
   // Rounded costs: the problem solved is not quite the one given, so neither its proof nor
   // its bound holds for the request as they stand.
@@ -91,7 +104,9 @@ RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveS
           request_number(q.max_rounding_error) + " per cost");
     }
   }
-  if (bound && !rounded && !(q.overbudget_coeff && q.budget && problem.usage_limit() != q.budget))
+  if (!rounded && soft && weighed && weighed->bound)
+    out.lower_bound = (static_cast<double>(*weighed->bound) + q.offset) / q.cost_scale;
+  else if (!rounded && !soft && bound)
     out.lower_bound = (static_cast<double>(*bound) + q.offset) / q.cost_scale;
   out.peak_times = peak_times(problem, a, e.peak_usage);
   if (q.max_cost && !(out.cost < *q.max_cost)) {

@@ -25,7 +25,4 @@ using LiveBytes = std::vector<std::pair<const std::uint8_t*, int>>;
 XlaRequest convert_request(const Request& r, const LiveBytes* live_bytes, const std::string& source,
                            const RequestOptions& options);
 
-// A request's number as a message shows it: shortest exact form ("2.5", "-4.3e+300").
-std::string request_number(double x);
-
 }  // namespace iopddl

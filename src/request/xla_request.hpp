@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../sweep/soft_budget.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/problem.hpp"
@@ -24,9 +25,11 @@ namespace iopddl {
 //    a request's cost is (the problem's cost + `offset`) / `cost_scale`.
 //  - s_follow[i] = j becomes an edge i-j with 0 on the diagonal and 10^18 elsewhere; an
 //    alias becomes an edge whose entries are value_costs x 10^18.
-//  - A hard budget is the usage limit. A soft one (overbudget_coeff set) is answered at the
-//    budget when the least-memory assignment meets it, and at that assignment's peak
-//    otherwise (the least any answer can reach); the penalty is then added to the cost.
+//  - A hard budget is the usage limit. A soft one (overbudget_coeff set) has no hard limit:
+//    soft_budget() gives what solve_soft_budget weighs. The problem's usage limit is then
+//    the budget when the least-memory assignment meets it, and that assignment's peak
+//    otherwise (the least any answer can reach): what a solve that cannot weigh overruns
+//    (a distributed run, contest JSON) answers at.
 struct XlaRequest {
   Problem problem;  // (moved out by read_input_file)
   std::string name;
@@ -54,6 +57,9 @@ struct RequestOptions {
   // costs (see XlaRequest); a cost it would take to 10^18 or more refuses the request.
   std::optional<double> cost_scale;
 };
+
+// A request's number as a message shows it: shortest exact form ("2.5", "-4.3e+300").
+std::string request_number(double x);
 
 // Whether `bytes` hold a request rather than contest JSON: anything whose first
 // non-blank byte is not '{'.
@@ -84,11 +90,25 @@ struct RequestAnswer {
   std::optional<double> lower_bound;
   std::string message;
 };
+// The soft budget of a request in the problem's cost units (coeff x cost_scale), when it
+// has one (a memory_budget and an overbudget_coeff).
+std::optional<SoftBudget> soft_budget(const XlaRequest& request);
+
+// How a soft budget was solved: with overruns weighed against cost (solve_soft_budget),
+// and then the certified bound on cost + penalty in the problem's units, when known.
+struct OverrunWeighing {
+  std::optional<long double> bound;
+};
+
 // A solve's answer (`assignment`, when `has_assignment`) to the request's `problem`, in the
-// request's terms: max_cost, the soft budget's penalty, the shifts undone.
+// request's terms: max_cost, the soft budget's penalty, the shifts undone. `bound` bounds
+// the problem's cost; for a soft budget, `weighed` says whether overruns were weighed (else
+// the answer was found under the problem's hard limit, and neither a proof nor a bound of
+// that holds for the request).
 RequestAnswer answer_request(const XlaRequest& request, const Problem& problem, SolveStatus status,
                              const std::vector<Strategy>& assignment, bool has_assignment,
-                             std::optional<Total> bound);
+                             std::optional<Total> bound,
+                             const std::optional<OverrunWeighing>& weighed = std::nullopt);
 // The answer as our result message (binary); `solve --output` writes it as JSON.
 std::string answer_proto(const RequestAnswer& answer);
 
