@@ -15,12 +15,14 @@
 
 #include "command_support.hpp"
 #include "file_commands.hpp"
+#include "frontier_command.hpp"
 #include "iopddl/distributed.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
+#include "plot_command.hpp"
 #include "process_clock.hpp"
 #include "run.hpp"
 #include "signals.hpp"
@@ -206,10 +208,14 @@ int main(int argc, char** argv) {
   SolveCommand solve;
   FileCommands files;
   BoundCommand bound;
+  FrontierCommand frontier;
+  PlotCommand plot;
   contest.add(app);
   solve.add(app);
   files.add(app);
   bound.add(app);
+  frontier.add(app);
+  plot.add(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -217,11 +223,13 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  if (files.chosen()) release_stop_signals();
+  if (files.chosen() || *frontier.cmd || *plot.cmd) release_stop_signals();
   // Errors at the I/O boundary are reported here, once, with the file and the element.
   try {
     if (*solve.cmd) return solve.run(process_start);
     if (*bound.cmd) return bound.run(process_start);
+    if (*frontier.cmd) return frontier.run(process_start);
+    if (*plot.cmd) return plot.run();
     if (files.chosen()) return files.run();
     return contest.run(app, process_start);
   } catch (const InputError& e) {

@@ -1,0 +1,113 @@
+#include "frontier_command.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "../sweep/frontier.hpp"
+#include "command_support.hpp"
+#include "gnuplot.hpp"
+#include "iopddl/io.hpp"
+#include "iopddl/log.hpp"
+#include "option_table.hpp"
+#include "run.hpp"
+
+namespace iopddl::app {
+namespace {
+
+std::string number(double x) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
+
+// One row per limit; for a request, its costs in its own units too.
+std::string frontier_csv(const std::vector<FrontierPoint>& points,
+                         const std::optional<XlaRequest>& q) {
+  std::ostringstream out;
+  out << "limit,cost,peak,bound,gap,proven,seconds" << (q ? ",request_cost,request_bound" : "")
+      << "\n";
+  for (const FrontierPoint& p : points) {
+    const LimitSolve& s = p.solve;
+    out << p.limit << ",";
+    if (s.has)
+      out << to_string(s.cost) << "," << to_string(s.peak);
+    else
+      out << ",";
+    out << "," << to_string(s.bound) << ","
+        << (s.has ? number(relative_gap(s.cost, s.bound)) : std::string()) << ","
+        << (s.proven ? "yes" : "no") << "," << number(p.seconds);
+    if (q) {
+      const auto units = [&](Total x) {
+        return number((static_cast<double>(x) + q->offset) / q->cost_scale);
+      };
+      out << "," << (s.has ? units(s.cost) : std::string()) << "," << units(s.bound);
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string frontier_script(const std::vector<FrontierPoint>& points, const std::string& name) {
+  std::ostringstream s;
+  s << "set terminal png size 960,600\n"
+    << "set title " << gnuplot_string("cost-memory frontier of " + name) << "\n"
+    << "set xlabel 'memory limit'\nset ylabel 'cost'\nset key top right\nset grid\n"
+    << "set format x '%.3g'\nset format y '%.4g'\n$points << EOD\n";
+  for (const FrontierPoint& p : points)
+    if (p.solve.has)
+      s << p.limit << " " << to_string(p.solve.cost) << " " << to_string(p.solve.bound) << "\n";
+  s << "EOD\n"
+    << "plot $points using 1:2 with linespoints lw 2 pt 7 title 'best cost found', "
+       "$points using 1:3 with lines dt 2 lw 2 title 'certified lower bound'\n";
+  return s.str();
+}
+
+}  // namespace
+
+void FrontierCommand::add(CLI::App& app) {
+  cmd = app.add_subcommand(
+      "frontier",
+      "The best cost at each of several memory limits, from the least peak any assignment "
+      "reaches to the peak of the cheapest answer without a limit, with certified bounds (CSV; "
+      "--png draws it)");
+  cmd->add_option("FILE", file, "Problem file: contest JSON (or gzipped) or an XLA request")
+      ->required();
+  add_request_options(cmd, request);
+  cmd->add_option("--points,-n", points, "Memory limits (at least 2; the last is the top)")
+      ->check(CLI::Range(2, 1000));
+  cmd->add_option("--time-limit,-t", time_limit, "Seconds for all the solves together")
+      ->check(CLI::Range(0.01, 1e7));
+  cmd->add_option("--seed", solver.seed, "Seed");
+  cmd->add_option("--threads", solver.threads, "Worker threads per solve (0: the machine's cores)")
+      ->check(CLI::Range(0, SolverOptions::kMaxThreads));
+  cmd->add_option("--output,-o", output, "CSV file (default: stdout)");
+  cmd->add_option("--png", png, "Also draw the frontier into this PNG file (gnuplot)");
+  cmd->add_flag("--quiet,-q", quiet, "No progress lines");
+}
+
+int FrontierCommand::run(Clock::time_point start) const {
+  try {
+    if (!output.empty()) check_output_path("--output", output, file);
+    if (!png.empty()) check_output_path("--png", png, file);
+  } catch (const OptionError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitUsage;
+  }
+  StopControl stop(start, time_limit);
+  Log log(quiet ? nullptr : stderr, &stop);
+  std::optional<XlaRequest> q;
+  const Problem p = read_input_file(file, &stop, &q, request);
+  if (q && (q->offset != 0 || q->cost_scale != 1))
+    std::fprintf(stderr,
+                 "note: %s: cost and bound are the converted problem's (offset %.17g, scale "
+                 "%.17g); request_cost and request_bound are in the request's units\n",
+                 file.c_str(), q->offset, q->cost_scale);
+  const std::vector<FrontierPoint> front = cost_memory_frontier(p, points, solver, stop, log);
+  const std::string csv = frontier_csv(front, q);
+  if (!png.empty()) write_file(png, render_png(frontier_script(front, file)));
+  if (output.empty()) return print_text(csv);
+  write_file(output, csv);
+  return kExitOk;
+}
+
+}  // namespace iopddl::app
