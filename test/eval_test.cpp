@@ -1,10 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "../src/eval/usage_tree.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
+#include "iopddl/rng.hpp"
 #include "support.hpp"
 
 using namespace iopddl;
@@ -135,4 +137,39 @@ TEST_CASE("the usage tree matches a plain array under random range adds") {
       CHECK(above == expected);
     }
   }
+}
+
+TEST_CASE("an infeasibility report gives the least peak any assignment reaches and who is live") {
+  Rng rng(8);
+  int infeasible = 0;
+  for (int i = 0; i < 200; ++i) {
+    test::TinySpec spec;
+    spec.nodes = 2 + i % 5;
+    spec.limit_factor = i % 2 == 0 ? 0.8 : 1.1;  // below the least peak, or above it
+    const Problem p = test::random_problem(rng, spec);
+    Total least = -1;  // the least peak over every assignment
+    test::for_each_assignment(p, [&](const std::vector<Strategy>& a) {
+      const Total peak = evaluate(p, a).peak_usage;
+      if (least < 0 || peak < least) least = peak;
+    });
+    const auto why = explain_infeasibility(p);
+    const bool fits = !p.usage_limit() || least <= *p.usage_limit();
+    REQUIRE(why.has_value() == !fits);
+    if (!why) continue;
+    ++infeasible;
+    CHECK(why->least_peak == least);
+    CHECK(why->limit == *p.usage_limit());
+    Total live = 0;
+    for (std::size_t k = 0; k < why->live.size(); ++k) {
+      const auto [v, usage] = why->live[k];
+      CHECK(p.interval_lo(v) <= why->time);
+      CHECK(why->time < p.interval_hi(v));
+      CHECK(usage == *std::min_element(p.usages(v).begin(), p.usages(v).end()));
+      if (k > 0) CHECK(why->live[k - 1].second >= usage);
+      live += usage;
+    }
+    CHECK(live == why->least_peak);  // every node live then, each at its least
+    CHECK(why->describe().find("at time " + std::to_string(why->time)) != std::string::npos);
+  }
+  CHECK(infeasible > 50);
 }

@@ -5,6 +5,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "iopddl/problem.hpp"
 
@@ -25,6 +27,21 @@ struct Evaluation {
 };
 
 Evaluation evaluate(const Problem& problem, std::span<const Strategy> assignment);
+
+// Why no assignment fits the usage limit: with every node at its least usage (ties to the
+// least cost), the summed usage at `time` (in the input's units) is `least_peak`, above the
+// limit; that is the least limit any assignment can meet. `live` holds every node live
+// then with a positive least usage, heaviest first.
+struct Infeasibility {
+  Total least_peak = 0;
+  Usage limit = 0;
+  std::int64_t time = 0;
+  std::vector<std::pair<NodeId, Usage>> live;
+  // One line: the peak, the time, the limit and the `named` heaviest nodes live then.
+  std::string describe(std::size_t named = 5) const;
+};
+// nullopt when the least-memory assignment fits (or there is no limit).
+std::optional<Infeasibility> explain_infeasibility(const Problem& problem);
 
 // A human-readable multi-line report; with a lower bound on the optimum (from `iopddl bound`
 // or another solver), also the solution's gap to it, and whether the bound is above the cost

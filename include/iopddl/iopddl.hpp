@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "iopddl/cost_scale.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
@@ -133,6 +134,8 @@ struct RunResult {
   std::vector<Improvement> bounds;        // each better bound, with its time
   double seconds = 0;                     // the solve's wall time
   std::uint64_t work = 0;                 // work units its workers did
+  // When the status is kInfeasible: the least limit any assignment meets, where it binds.
+  std::optional<Infeasibility> infeasibility;
   bool has_solution() const {
     return status == SolveStatus::kFeasible || status == SolveStatus::kOptimal;
   }

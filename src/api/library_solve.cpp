@@ -46,6 +46,8 @@ RunResult judged_result(const Problem& problem, const RunOptions& o, const Solve
   result.seconds = seconds;
   if (!store.has_solution()) {
     if (result.status != SolveStatus::kInfeasible) result.status = SolveStatus::kNoSolution;
+    if (result.status == SolveStatus::kInfeasible)
+      result.infeasibility = explain_infeasibility(problem);
     return result;
   }
   std::vector<Strategy> a = store.assignment();

@@ -37,7 +37,9 @@ struct EvaluateCommand {
     cmd = app.add_subcommand(
         "evaluate", "Check a solution with the reference evaluator (exit 1 if infeasible)");
     add_request_options(cmd, request);
-    cmd->add_option("FILE", problem, "Problem file")->required();
+    cmd->add_option("FILE", problem,
+                    "Problem file: contest JSON (or gzipped), or an XLA AutoShardingSolverRequest")
+        ->required();
     cmd->add_option("SOLUTION", solution,
                     "A contest output (last line [..]) or a JSON result of `solve --output`")
         ->required();
@@ -92,7 +94,9 @@ struct InfoCommand {
   void add(CLI::App& app) {
     cmd = app.add_subcommand("info", "Print instance statistics");
     add_request_options(cmd, request);
-    cmd->add_option("FILE", file, "Problem file")->required();
+    cmd->add_option("FILE", file,
+                    "Problem file: contest JSON (or gzipped), or an XLA AutoShardingSolverRequest")
+        ->required();
     table.unsigned_integer(
         "regions", "Also show how the reduced graph splits into this many regions (MPI runs)",
         regions, 0, 65536);

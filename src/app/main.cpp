@@ -57,7 +57,7 @@ struct ContestCommand {
   std::string file;
   double timeout = 0;
   void add(CLI::App& app) {
-    app.add_option("FILE", file, "Problem file (contest mode)");
+    app.add_option("FILE", file, "Problem file: contest JSON (or gzipped) or an XLA request");
     app.add_option_function<std::string>(
         "TIMEOUT",
         [this](const std::string& text) {

@@ -8,6 +8,9 @@
 namespace iopddl::app {
 namespace {
 
+// The heaviest nodes an infeasibility report names (live_count says how many there are).
+constexpr std::size_t kNamedLive = 20;
+
 Json request_answer_document(const RequestAnswer& a) {
   Json d;
   d["status"] = status_name(a.status);
@@ -57,6 +60,17 @@ std::string result_document(Run& run, const std::vector<Strategy>& a, bool has,
                               {"gain", n.gain},
                               {"seconds", n.seconds}});
   d["work_units"] = run.work;
+  if (run.problem && run.solve_status == SolveStatus::kInfeasible)
+    if (const auto why = explain_infeasibility(*run.problem)) {
+      Json live = Json::array();
+      for (std::size_t i = 0; i < why->live.size() && i < kNamedLive; ++i)
+        live.push_back({{"node", why->live[i].first}, {"least_usage", why->live[i].second}});
+      d["infeasibility"] = {{"least_peak", why->least_peak},
+                            {"usage_limit", why->limit},
+                            {"time", why->time},
+                            {"live_count", why->live.size()},
+                            {"live", live}};
+    }
   if (answer) d["request"] = request_answer_document(*answer);
   d["settings"] = run.settings.settings_text;
   return json_line(d);

@@ -116,4 +116,32 @@ std::string format_report_json(const Evaluation& e, std::optional<Total> lower_b
   return json_line(report);
 }
 
+std::optional<Infeasibility> explain_infeasibility(const Problem& p) {
+  if (!p.usage_limit()) return std::nullopt;
+  const std::vector<Strategy> least = least_memory_assignment(p);
+  const Evaluation e = evaluate(p, least);
+  if (e.feasible) return std::nullopt;
+  Infeasibility out;
+  out.least_peak = e.peak_usage;
+  out.limit = *p.usage_limit();
+  out.time = e.peak_time;
+  for (NodeId v = 0; v < p.num_nodes(); ++v)
+    if (p.interval_lo(v) <= out.time && out.time < p.interval_hi(v) && p.usages(v)[least[v]] > 0)
+      out.live.emplace_back(v, p.usages(v)[least[v]]);
+  std::sort(out.live.begin(), out.live.end(), [](const auto& x, const auto& y) {
+    return x.second != y.second ? x.second > y.second : x.first < y.first;
+  });
+  return out;
+}
+
+std::string Infeasibility::describe(std::size_t named) const {
+  std::string why = "the least-memory peak " + to_string(least_peak) + " at time " +
+                    std::to_string(time) + " exceeds the usage limit " + std::to_string(limit) +
+                    " (" + std::to_string(live.size()) + " nodes live then, at their least usage: ";
+  for (std::size_t i = 0; i < live.size() && i < named; ++i)
+    why += (i ? ", " : "") + std::string("node ") + std::to_string(live[i].first) + " (" +
+           std::to_string(live[i].second) + ")";
+  return why + (live.size() > named ? ", ...)" : ")");
+}
+
 }  // namespace iopddl

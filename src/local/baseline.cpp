@@ -12,37 +12,12 @@
 #include "iopddl/evaluate.hpp"
 
 namespace iopddl {
-namespace {
-
-// Why no assignment fits: every node at its least usage (`least`, evaluated as `e`) already
-// passes the limit at the time of its peak; the heaviest nodes live then, by name.
-std::string infeasibility(const Problem& p, const std::vector<Strategy>& least,
-                          const Evaluation& e) {
-  const std::int64_t t = e.peak_time;
-  std::vector<std::pair<Usage, NodeId>> live;
-  for (NodeId v = 0; v < p.num_nodes(); ++v)
-    if (p.interval_lo(v) <= t && t < p.interval_hi(v) && p.usages(v)[least[v]] > 0)
-      live.emplace_back(p.usages(v)[least[v]], v);
-  std::sort(live.begin(), live.end(), [](const auto& x, const auto& y) {
-    return x.first != y.first ? x.first > y.first : x.second < y.second;
-  });
-  std::string why = "the least-memory peak " + to_string(e.peak_usage) + " at time " +
-                    std::to_string(t) + " exceeds the usage limit " +
-                    std::to_string(p.usage_limit().value_or(0)) + " (" +
-                    std::to_string(live.size()) + " nodes live then, at their least usage: ";
-  for (std::size_t i = 0; i < live.size() && i < 5; ++i)
-    why += (i ? ", " : "") + std::string("node ") + std::to_string(live[i].second) + " (" +
-           std::to_string(live[i].first) + ")";
-  return why + (live.size() > 5 ? ", ...)" : ")");
-}
-
-}  // namespace
 
 SolveResult solve_baseline(const Problem& p, StopControl& stop, IncumbentStore& store, Log& log) {
   std::vector<Strategy> a = least_memory_assignment(p);
   Evaluation start = evaluate(p, a);
   if (!start.feasible) {
-    const std::string why = infeasibility(p, a, start);
+    const std::string why = explain_infeasibility(p)->describe();
     log.info("%s: no feasible assignment exists", why.c_str());
     return {SolveStatus::kInfeasible, why};
   }

@@ -65,6 +65,8 @@ RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveS
   }
   if (!has) {  // nothing to answer with: never "optimal" or "feasible"
     if (out.status != SolveStatus::kInfeasible) out.status = SolveStatus::kNoSolution;
+    if (out.status == SolveStatus::kInfeasible)
+      if (const auto why = explain_infeasibility(problem)) say(why->describe());
     return out;
   }
   const Evaluation e = evaluate(problem, a);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "iopddl/cost_scale.hpp"
 #include "iopddl/iopddl.hpp"
 #include "request_format.hpp"
 
@@ -166,31 +167,17 @@ bool for_each_live_node(const std::pair<const std::uint8_t*, int>& entry, Visit&
   }
 }
 
-// The scale of a request's costs, never changed in silence: 1 when every finite cost is an
-// integer; otherwise multiplied by a power of two (exact in floating point), the least
-// that keeps each nonzero cost's rounding error within 1e-9 of it (at least 5e8 once
-// scaled), but no more than keeps the largest finite cost within 10^17, a tenth of XLA's
-// infinity (10^18, which stays forbidden). Where both cannot hold, the largest scale
-// within that cap; the answer then says how far rounding moved any cost.
+// The scale of a request's costs (choose_cost_scale over its node and resharding costs).
 inline double cost_scale(const Request& r, std::size_t n) {
-  double least = INFINITY, most = 0;
-  bool integral = true;
-  const auto see = [&](double c) {
-    if (!std::isfinite(c) || c >= static_cast<double>(kForbidden) || c == 0) return;
-    integral = integral && c == std::trunc(c);
-    least = std::min(least, std::abs(c));
-    most = std::max(most, std::abs(c));
-  };
+  CostRange range;
   for (std::size_t v = 0; v < n; ++v)
     for (int s = 0; s < static_cast<int>(r.s_len(static_cast<int>(v))); ++s)
-      see(r.computation_costs(static_cast<int>(v)).costs(s) +
-          (r.communication_costs().empty() ? 0.0
-                                           : r.communication_costs(static_cast<int>(v)).costs(s)));
+      range.see(r.computation_costs(static_cast<int>(v)).costs(s) +
+                (r.communication_costs().empty()
+                     ? 0.0
+                     : r.communication_costs(static_cast<int>(v)).costs(s)));
   for (const auto& table : r.resharding_costs())
-    for (const double c : table.costs()) see(c);
-  if (integral || most == 0) return 1;
-  const int fine = static_cast<int>(std::ceil(std::log2(5e8 / least)));
-  const int cap = static_cast<int>(std::floor(std::log2(1e17 / most)));
-  return std::ldexp(1.0, std::clamp(std::min(fine, cap), 0, 1000));
+    for (const double c : table.costs()) range.see(c);
+  return choose_cost_scale(range);
 }
 }  // namespace iopddl::request_fields

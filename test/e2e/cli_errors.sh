@@ -18,9 +18,16 @@ grep -q "/no/such/file.json: cannot open" err.txt || fail "message: $(cat err.tx
 [[ $rc -eq 2 ]] || fail "negative timeout: exit $rc, expected 2"
 "$bin" > /dev/null 2>&1; rc=$?
 [[ $rc -eq 2 ]] || fail "no arguments: exit $rc, expected 2"
-for cmd in "" solve evaluate info bound; do
+# Every subcommand the top-level help lists has a help of its own, and each that reads a
+# problem file says it takes an XLA request too.
+cmds=$("$bin" --help | awk '/^Subcommands:/ {on = 1; next} on && NF {print $1}')
+[[ $(wc -w <<< "$cmds") -ge 8 ]] || fail "subcommands listed: $cmds"
+for cmd in "" $cmds; do
   "$bin" $cmd --help > help.txt || fail "$cmd --help failed"
   grep -q "Usage" help.txt || fail "$cmd --help has no usage"
+  if grep -q "^  FILE" help.txt; then
+    grep -A1 "^  FILE" help.txt | grep -qi "request" || fail "$cmd --help: FILE says nothing of requests"
+  fi
 done
 grep -q "Usage" help.txt
 "$bin" solve "$src/examples/example.json" --seed 9 --dump-config > cfg.toml || fail "dump-config"
@@ -69,5 +76,22 @@ rm -f never.fifo
 grep -q -- "--bound: expected a decimal integer" err.txt || fail "message: $(cat err.txt)"
 "$bin" solve "$src/examples/example.json" --gap-limit 2 > /dev/null 2> err.txt; rc=$?
 [[ $rc -eq 2 ]] || fail "--gap-limit 2: exit $rc, expected 2"
-rm -f err.txt help.txt cfg.toml res.json out.txt over.txt bound.txt mult.json
+# No assignment fits: exit 4, and the result says where the limit binds and who is live.
+cat > inf.json <<'JSON'
+{"problem": {"name": "inf", "nodes": {"intervals": [[0, 3], [1, 4], [2, 5]],
+ "costs": [[1, 2], [3, 1], [2, 2]], "usages": [[10, 20], [15, 5], [30, 40]]},
+ "edges": {"nodes": [[0, 1]], "costs": [[0, 1, 1, 0]]}, "usage_limit": 30}}
+JSON
+"$bin" solve inf.json -t 1 -q --output inf-res.json > /dev/null; rc=$?
+[[ $rc -eq 4 ]] || fail "an infeasible instance: exit $rc, expected 4"
+python3 - inf-res.json <<'PY' || fail "infeasibility report: $(cat inf-res.json)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+why = r["infeasibility"]
+assert r["status"] == "infeasible" and why["least_peak"] == 45 and why["usage_limit"] == 30
+assert why["time"] == 2 and why["live_count"] == 3
+assert why["live"] == [{"node": 2, "least_usage": 30}, {"node": 0, "least_usage": 10},
+                       {"node": 1, "least_usage": 5}]
+PY
+rm -f err.txt help.txt cfg.toml res.json out.txt over.txt bound.txt mult.json inf.json inf-res.json
 echo "cli errors: ok"
