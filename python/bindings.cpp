@@ -198,6 +198,27 @@ Problem from_arrays(const py::sequence& costs, const py::sequence& usages,
   return std::move(b).build();
 }
 
+py::tuple memory_profile(const Problem& p, const py::handle& assignment) {
+  const std::vector<Strategy> a = strategies_from(assignment, "assignment");
+  const Evaluation e = evaluate(p, a);
+  if (!e.valid) throw InputError("assignment: " + e.error);
+  const std::size_t k = p.num_segments();
+  std::vector<Total> diff(k + 1, 0);
+  for (NodeId v = 0; v < p.num_nodes(); ++v) {
+    diff[p.seg_lo(v)] += p.usages(v)[a[v]];
+    diff[p.seg_hi(v)] -= p.usages(v)[a[v]];
+  }
+  py::array_t<std::int64_t> starts(static_cast<py::ssize_t>(k)), ends(static_cast<py::ssize_t>(k));
+  py::list usage;
+  Total running = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    starts.mutable_at(static_cast<py::ssize_t>(i)) = p.times()[i];
+    ends.mutable_at(static_cast<py::ssize_t>(i)) = p.times()[i + 1];
+    usage.append(to_python(running += diff[i]));
+  }
+  return py::make_tuple(starts, ends, usage);
+}
+
 py::dict evaluation(const Problem& p, const py::handle& assignment) {
   const Evaluation e = evaluate(p, strategies_from(assignment, "assignment"));
   py::dict d;
@@ -252,11 +273,12 @@ PyResult solve_py(const Problem& problem, double time_limit, int threads, const 
   if (!hint.is_none()) o.hint = strategies_from(hint, "hint");
   if (!cost_cutoff.is_none()) o.cost_cutoff = from_python_total(cost_cutoff, "cost_cutoff");
   if (log) o.log = stderr;
-  if (!callback.is_none())
-    o.on_improvement = [&callback](const Progress& p) {
+  if (!callback.is_none())  // (returning False stops the solve: its answer is kept)
+    o.on_improvement = [&callback, cancel = o.cancel](const Progress& p) {
       py::gil_scoped_acquire gil;
-      callback(p.seconds, to_python(p.cost), p.source,
-               as_array({p.assignment.begin(), p.assignment.end()}));
+      const py::object said = callback(p.seconds, to_python(p.cost), p.source,
+                                       as_array({p.assignment.begin(), p.assignment.end()}));
+      if (said.is(py::bool_(false))) cancel.cancel();
     };
   PyResult out;
   std::exception_ptr failed;
@@ -313,9 +335,11 @@ PYBIND11_MODULE(_core, m) {
   m.attr("__version__") = version();
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
 
+  // (dynamic_attr: the Python layer keeps a float problem's cost scale and names on it.)
   py::class_<Problem>(m, "Problem",
                       "An immutable problem (build one with ProblemBuilder, "
-                      "from_arrays or load)")
+                      "from_arrays or load)",
+                      py::dynamic_attr())
       .def_property_readonly("name", &Problem::name)
       .def_property_readonly("usage_limit", &Problem::usage_limit)
       .def_property_readonly("num_nodes", &Problem::num_nodes)
@@ -397,6 +421,16 @@ PYBIND11_MODULE(_core, m) {
       "A generated instance, as `iopddl generate` writes (the memory family's shape: "
       "isolated_share, hub_share, strategies_mean, max_strategies)");
   m.def("evaluate", &evaluation, py::arg("problem"), py::arg("assignment"));
+  m.def(
+      "choose_cost_scale",
+      [](double least, double most, bool integral) {
+        return choose_cost_scale(CostRange{least, most, integral});
+      },
+      py::arg("least"), py::arg("most"), py::arg("integral"),
+      "The power of two that turns fractional costs into integers (the rule XLA requests "
+      "follow too): least and most are the smallest and largest nonzero magnitudes");
+  m.def("memory_profile", &memory_profile, py::arg("problem"), py::arg("assignment"),
+        "(starts, ends, usage): the summed usage of the live nodes on each span of time");
 
   py::class_<PyResult>(m, "Result")
       .def_property_readonly("status", [](const PyResult& r) { return status_text(r.r.status); })
@@ -420,6 +454,24 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("seconds", [](const PyResult& r) { return r.r.seconds; })
       .def_property_readonly("work_units", [](const PyResult& r) { return r.r.work; })
       .def_property_readonly("interrupted", [](const PyResult& r) { return r.interrupted; })
+      .def_property_readonly(
+          "infeasibility",
+          [](const PyResult& r) -> py::object {
+            if (!r.r.infeasibility) return py::none();
+            const Infeasibility& i = *r.r.infeasibility;
+            py::list live;
+            for (const auto& [v, u] : i.live) live.append(py::make_tuple(v, u));
+            py::dict d;
+            d["least_peak"] = to_python(i.least_peak);
+            d["usage_limit"] = i.limit;
+            d["time"] = i.time;
+            d["live"] = live;
+            d["message"] = i.describe();
+            return d;
+          },
+          "When the status is 'infeasible': the least limit any assignment meets (least_peak), "
+          "the time where it binds, and the nodes live then as (node, least usage), heaviest "
+          "first; else None")
       .def("__repr__", [](const PyResult& r) {
         return std::string("<iopddl.Result ") + status_text(r.r.status) +
                (r.r.has_solution() ? ", cost " + to_string(r.r.cost) : std::string()) + ">";

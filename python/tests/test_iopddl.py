@@ -103,6 +103,24 @@ def test_solve_reaches_the_brute_force_optimum_on_tiny_problems():
     assert checked > 30
 
 
+def test_an_infeasible_problem_says_where_the_limit_binds():
+    # Least usages 10 + 5 + 30 = 45 are live together at time 2; the limit is 30.
+    problem = iopddl.from_arrays(
+        costs=[[1, 2], [3, 1], [2, 2]], usages=[[10, 20], [15, 5], [30, 40]],
+        intervals=[[0, 3], [1, 4], [2, 5]], edges=[[0, 1]], edge_costs=[[0, 1, 1, 0]],
+        usage_limit=30)
+    r = iopddl.solve(problem, **deterministic())
+    assert r.status == "infeasible" and not r.has_solution
+    why = r.infeasibility
+    assert why["least_peak"] == 45 and why["usage_limit"] == 30 and why["time"] == 2
+    assert why["live"] == [(2, 30), (0, 10), (1, 5)]
+    assert "time 2" in why["message"]
+    fits = iopddl.from_arrays(
+        costs=[[1, 2]], usages=[[10, 20]], intervals=[[0, 3]], edges=[], edge_costs=[],
+        usage_limit=30)
+    assert iopddl.solve(fits, **deterministic()).infeasibility is None
+
+
 def test_an_alpa_style_problem_from_float_costs_and_liveness_sets():
     """Built as Alpa and autoparallel build theirs: per operation, strategy costs in seconds
     (compute + communication) and memory in bytes; resharding costs as (k_u, k_v) matrices;
@@ -129,9 +147,95 @@ def test_an_alpa_style_problem_from_float_costs_and_liveness_sets():
     assert r.has_solution
     e = iopddl.evaluate(problem, r.assignment)
     assert e["feasible"] and e["cost"] == r.cost and e["peak_usage"] <= least
-    # Float arrays are refused, not truncated.
-    with pytest.raises(TypeError, match="node 0: costs: expected integers"):
-        iopddl.from_arrays([compute[0]], [memory[0]], [[0, 1]], np.zeros((0, 2), dtype=int), [])
+    # The same problem from the float arrays as they are: scaled by a power of two, answered
+    # in seconds, within the rounding of the costs to microseconds above.
+    floats = iopddl.from_arrays(
+        costs=[c + m for c, m in zip(compute, communication)], usages=memory,
+        intervals=intervals, edges=edges, edge_costs=resharding, usage_limit=least)
+    assert floats.cost_scale > 1e6 and 0 < floats.max_rounding_error <= 1e-9
+    f = iopddl.solve(floats, **deterministic(5))
+    assert isinstance(f.cost, float) and isinstance(f.scaled_cost, int)
+    assert f.cost == pytest.approx(r.cost / scale, rel=1e-3)
+
+
+def brute_force_float(costs, usages, intervals, edges, edge_costs, limit):
+    best = None
+    for a in itertools.product(*[range(len(c)) for c in costs]):
+        used = {}
+        for v, (lo, hi) in enumerate(intervals):
+            for t in range(lo, hi):
+                used[t] = used.get(t, 0) + usages[v][a[v]]
+        if used and max(used.values()) > limit:
+            continue
+        cost = sum(costs[v][a[v]] for v in range(len(costs)))
+        cost += sum(edge_costs[e][a[u] * len(costs[w]) + a[w]] for e, (u, w) in enumerate(edges))
+        best = cost if best is None else min(best, cost)
+    return best
+
+
+def test_float_costs_are_answered_in_their_units_and_never_called_optimal_when_rounded():
+    rng = random.Random(11)
+    for i in range(30):
+        n = 2 + i % 4
+        costs = [[rng.uniform(1e-4, 1e-2) for _ in range(rng.randint(1, 3))] for _ in range(n)]
+        usages = [[rng.randint(0, 20) for _ in c] for c in costs]
+        intervals = [[t, t + rng.randint(1, 3)] for t in (rng.randint(0, 3) for _ in range(n))]
+        edges = [[v, v + 1] for v in range(n - 1)]
+        edge_costs = [[rng.uniform(0, 5e-3) for _ in range(len(costs[u]) * len(costs[w]))]
+                      for u, w in edges]
+        limit = sum(max(u) for u in usages)
+        problem = iopddl.from_arrays(costs, usages, intervals, edges, edge_costs, limit)
+        r = iopddl.solve(problem, **deterministic())
+        best = brute_force_float(costs, usages, intervals, edges, edge_costs, limit)
+        assert r.cost == pytest.approx(best, rel=1e-8)
+        assert r.status == "feasible" and "not proven for the costs as given" in r.note
+        assert r.bound is None or r.bound <= best * (1 + 1e-8)
+    # Binary fractions scale exactly: then a proof is a proof.
+    exact = iopddl.from_arrays([[0.5, 0.25], [0.125, 1.0]], [[1, 2], [1, 1]], [[0, 1], [0, 1]],
+                               [[0, 1]], [[0, 0.75, 0.75, 0]], 3)
+    r = iopddl.solve(exact, **deterministic())
+    assert exact.max_rounding_error == 0 and r.status == "optimal"
+    assert r.cost == brute_force_float([[0.5, 0.25], [0.125, 1.0]], [[1, 2], [1, 1]],
+                                       [[0, 1], [0, 1]], [[0, 1]], [[0, 0.75, 0.75, 0]], 3)
+
+
+def test_names_plans_profiles_and_summaries():
+    problem = iopddl.from_arrays(
+        costs=[[10, 30], [20, 25], [5, 9]], usages=[[80, 40], [60, 30], [10, 10]],
+        intervals=[[0, 2], [1, 3], [2, 4]], edges=[[0, 1]], edge_costs=[[0, 12, 12, 0]],
+        usage_limit=100, node_names=["matmul", "relu", "add"],
+        strategy_names=[["replicated", "sharded"], ["replicated", "sharded"], ["r", "s"]])
+    r = iopddl.solve(problem, **deterministic())
+    # (At time 1 matmul and relu are live together: only sharded matmul fits beside relu.)
+    assert r.plan == {"matmul": "sharded", "relu": "sharded", "add": "r"}
+    starts, ends, usage = r.memory_profile()
+    assert max(usage) == r.peak_usage == iopddl.evaluate(problem, r.assignment)["peak_usage"]
+    assert list(starts) == [0, 1, 2, 3] and list(ends) == [1, 2, 3, 4]
+    assert "status    optimal" in r.summary() and "of the limit 100" in r.summary()
+    hinted = iopddl.solve(problem, hint={"matmul": "sharded", "relu": "sharded", "add": "s"},
+                          **deterministic())
+    assert hinted.improvements[0][2] == "hint"
+    with pytest.raises(iopddl.InputError, match="no strategy named 'diagonal'"):
+        iopddl.solve(problem, hint={"matmul": "diagonal", "relu": 0, "add": 0})
+    with pytest.raises(iopddl.InputError, match="node_names: 2 names for 3 entries"):
+        iopddl.from_arrays([[1], [1], [1]], [[0], [0], [0]], [[0, 1]] * 3, [], [],
+                           node_names=["a", "b"])
+
+
+def test_a_float_usage_limit_is_refused_in_one_line():
+    with pytest.raises(TypeError) as e:
+        iopddl.from_arrays([[1]], [[1]], [[0, 1]], [], [], usage_limit=2.5)
+    assert str(e.value) == "usage_limit: expected an integer number of memory units or None, found float 2.5"
+
+
+def test_a_callback_that_returns_false_stops_the_solve():
+    problem = iopddl.generate(family="memory", nodes=3000, seed=3)
+    calls = []
+    # No time limit: only the callback's False can end this solve.
+    r = iopddl.solve(problem, time_limit=0, threads=1,
+                     callback=lambda s, c, src, a: calls.append(c) or False)
+    # (Another thread may report one more before the stop is seen.)
+    assert calls and r.has_solution and r.cost <= calls[0]
 
 
 def test_errors_name_the_element():
@@ -284,8 +388,11 @@ def test_arguments_out_of_range_are_refused_by_name():
     for big in (2**63, 2**64, -(2**63) - 1):
         with pytest.raises(ValueError, match=r"node 0: costs\[1\]: -?\d+ is outside the int64 range"):
             iopddl.from_arrays([[10, big]], [[1, 1]], [[0, 1]], np.zeros((0, 2), dtype=int), [])
-    with pytest.raises(TypeError, match=r"node 0: costs\[1\]: expected an integer, found float"):
-        iopddl.from_arrays([[10, 1.5]], [[1, 1]], [[0, 1]], np.zeros((0, 2), dtype=int), [])
+    # A float cost is scaled (and answered in its units); a float usage is refused by name.
+    with pytest.raises(TypeError, match=r"node 0: usages\[1\]: expected an integer, found float"):
+        iopddl.from_arrays([[10, 1]], [[1, 1.5]], [[0, 1]], np.zeros((0, 2), dtype=int), [])
+    half = iopddl.from_arrays([[10, 1.5]], [[1, 1]], [[0, 1]], np.zeros((0, 2), dtype=int), [])
+    assert iopddl.solve(half, **deterministic()).cost == 1.5
     # numpy's integer scalars in a list are integers.
     q = iopddl.from_arrays([[np.int64(3), np.int32(4)]], [[1, 1]], [[0, 1]],
                            np.zeros((0, 2), dtype=int), [])
