@@ -14,6 +14,8 @@
 
 #include "iopddl/generate.hpp"
 #include "iopddl/iopddl.hpp"
+#include "plot/gnuplot.hpp"
+#include "plot/pictures.hpp"
 #include "xla_request.hpp"
 
 namespace py = pybind11;
@@ -429,6 +431,30 @@ PYBIND11_MODULE(_core, m) {
       py::arg("least"), py::arg("most"), py::arg("integral"),
       "The power of two that turns fractional costs into integers (the rule XLA requests "
       "follow too): least and most are the smallest and largest nonzero magnitudes");
+  m.def(
+      "plot_memory",
+      [](const Problem& p, const py::handle& assignment, const CostHistory& history,
+         const std::string& path, int named) {
+        const std::vector<Strategy> a = strategies_from(assignment, "assignment");
+        const Evaluation e = evaluate(p, a);
+        if (!e.valid) throw InputError("assignment: " + e.error);
+        std::string png;
+        {
+          py::gil_scoped_release release;  // gnuplot may take a moment
+          png = render_png(memory_picture(p, a, history, named).script);
+        }
+        write_file(path, png);
+      },
+      py::arg("problem"), py::arg("assignment"), py::arg("history"), py::arg("path"),
+      py::arg("named") = 5,
+      "Draws the answer's memory over time (and history's cost and bound over time) into a "
+      "PNG at `path`, with gnuplot");
+  py::class_<CostHistory>(m, "CostHistory")
+      .def(py::init<>())
+      .def_readwrite("costs", &CostHistory::costs)
+      .def_readwrite("bounds", &CostHistory::bounds)
+      .def_readwrite("end", &CostHistory::end);
+  py::register_exception<OutputError>(m, "OutputError", PyExc_OSError);
   m.def("memory_profile", &memory_profile, py::arg("problem"), py::arg("assignment"),
         "(starts, ends, usage): the summed usage of the live nodes on each span of time");
 

@@ -93,6 +93,19 @@ class Result:
             return None
         return _core.memory_profile(self._problem, self.assignment)
 
+    def plot(self, path, named=5):
+        """Draws the answer's memory over time against the limit (the peak marked, its
+        `named` heaviest live nodes named) and, below it, the best cost and the certified
+        bound over the solve, into a PNG at `path` (with gnuplot, as ``iopddl plot`` does).
+        Raises OSError naming the reason when it cannot (gnuplot missing, path unwritable)."""
+        if not self.has_solution:
+            raise ValueError("plot: the result has no answer to draw")
+        history = _core.CostHistory()
+        history.costs = [(t, float(c)) for t, c, _ in self.improvements]
+        history.bounds = [(t, float(b)) for t, b in self.bounds]
+        history.end = self.seconds
+        _core.plot_memory(self._problem, self.assignment, history, str(path), named)
+
     def summary(self):
         """A few lines for a person: status, cost, bound and gap, peak against the limit."""
         lines = [f"status    {self.status}" + (f" ({self.note})" if self.note else "")]

@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import random
+import struct
 import subprocess
 import sys
 import textwrap
@@ -220,6 +221,23 @@ def test_names_plans_profiles_and_summaries():
     with pytest.raises(iopddl.InputError, match="node_names: 2 names for 3 entries"):
         iopddl.from_arrays([[1], [1], [1]], [[0], [0], [0]], [[0, 1]] * 3, [], [],
                            node_names=["a", "b"])
+
+
+def test_a_result_draws_its_memory_and_history(tmp_path):
+    problem = iopddl.generate(family="memory", nodes=400, seed=2)
+    r = iopddl.solve(problem, **deterministic())
+    out = tmp_path / "memory.png"
+    r.plot(out)
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (1000, 900)  # memory, then cost and bound
+    env_path = os.environ["PATH"]
+    try:
+        os.environ["PATH"] = str(tmp_path)  # no gnuplot there
+        with pytest.raises(OSError, match="gnuplot is not installed"):
+            r.plot(tmp_path / "none.png")
+    finally:
+        os.environ["PATH"] = env_path
 
 
 def test_a_float_usage_limit_is_refused_in_one_line():

@@ -3,9 +3,10 @@
 #include <cstdio>
 #include <sstream>
 
+#include "../plot/gnuplot.hpp"
+#include "../plot/pictures.hpp"
 #include "../sweep/frontier.hpp"
 #include "command_support.hpp"
-#include "gnuplot.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/log.hpp"
 #include "option_table.hpp"
@@ -45,21 +46,6 @@ std::string frontier_csv(const std::vector<FrontierPoint>& points,
     out << "\n";
   }
   return out.str();
-}
-
-std::string frontier_script(const std::vector<FrontierPoint>& points, const std::string& name) {
-  std::ostringstream s;
-  s << "set terminal png size 960,600\n"
-    << "set title " << gnuplot_string("cost-memory frontier of " + name) << "\n"
-    << "set xlabel 'memory limit'\nset ylabel 'cost'\nset key top right\nset grid\n"
-    << "set format x '%.3g'\nset format y '%.4g'\n$points << EOD\n";
-  for (const FrontierPoint& p : points)
-    if (p.solve.has)
-      s << p.limit << " " << to_string(p.solve.cost) << " " << to_string(p.solve.bound) << "\n";
-  s << "EOD\n"
-    << "plot $points using 1:2 with linespoints lw 2 pt 7 title 'best cost found', "
-       "$points using 1:3 with lines dt 2 lw 2 title 'certified lower bound'\n";
-  return s.str();
 }
 
 }  // namespace
@@ -104,7 +90,8 @@ int FrontierCommand::run(Clock::time_point start) const {
                  file.c_str(), q->offset, q->cost_scale);
   const std::vector<FrontierPoint> front = cost_memory_frontier(p, points, solver, stop, log);
   const std::string csv = frontier_csv(front, q);
-  if (!png.empty()) write_file(png, render_png(frontier_script(front, file)));
+  if (!png.empty())
+    write_file(png, render_png(frontier_script(front, "cost-memory frontier of " + file)));
   if (output.empty()) return print_text(csv);
   write_file(output, csv);
   return kExitOk;
