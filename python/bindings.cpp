@@ -434,19 +434,19 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "plot_memory",
       [](const Problem& p, const py::handle& assignment, const CostHistory& history,
-         const std::string& path, int named) {
+         const std::string& path, int named, const std::vector<std::string>& node_names) {
         const std::vector<Strategy> a = strategies_from(assignment, "assignment");
         const Evaluation e = evaluate(p, a);
         if (!e.valid) throw InputError("assignment: " + e.error);
         std::string png;
         {
           py::gil_scoped_release release;  // gnuplot may take a moment
-          png = render_png(memory_picture(p, a, history, named).script);
+          png = render_png(memory_picture(p, a, history, named, node_names).script);
         }
         write_file(path, png);
       },
       py::arg("problem"), py::arg("assignment"), py::arg("history"), py::arg("path"),
-      py::arg("named") = 5,
+      py::arg("named") = 5, py::arg("node_names") = std::vector<std::string>{},
       "Draws the answer's memory over time (and history's cost and bound over time) into a "
       "PNG at `path`, with gnuplot");
   py::class_<CostHistory>(m, "CostHistory")

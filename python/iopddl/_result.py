@@ -104,7 +104,8 @@ class Result:
         history.costs = [(t, float(c)) for t, c, _ in self.improvements]
         history.bounds = [(t, float(b)) for t, b in self.bounds]
         history.end = self.seconds
-        _core.plot_memory(self._problem, self.assignment, history, str(path), named)
+        _core.plot_memory(self._problem, self.assignment, history, str(path), named,
+                          getattr(self._problem, "node_names", None) or [])
 
     def summary(self):
         """A few lines for a person: status, cost, bound and gap, peak against the limit."""

@@ -240,6 +240,17 @@ def test_a_result_draws_its_memory_and_history(tmp_path):
         os.environ["PATH"] = env_path
 
 
+def test_the_transformer_tutorial_runs_end_to_end(tmp_path):
+    """examples/python/transformer.py, as a new user runs it: float seconds, names, a plot."""
+    script = os.path.join(SOURCE, "examples", "python", "transformer.py")
+    out = tmp_path / "memory.png"
+    run = subprocess.run([sys.executable, script, str(out)], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "layer0.qkv" in run.stdout and "status    " in run.stdout, run.stdout
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_a_float_usage_limit_is_refused_in_one_line():
     with pytest.raises(TypeError) as e:
         iopddl.from_arrays([[1]], [[1]], [[0, 1]], [], [], usage_limit=2.5)

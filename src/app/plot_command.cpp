@@ -39,9 +39,6 @@ CostHistory read_history(const std::string& path) {
   take("bounds", "bound", h.bounds);
   if (d.contains("elapsed_seconds") && d["elapsed_seconds"].is_number())
     h.end = d["elapsed_seconds"].get<double>();
-  for (auto* line : {&h.costs, &h.bounds})
-    if (!line->empty() && line->back().first < h.end)
-      line->emplace_back(h.end, line->back().second);
   return h;
 }
 

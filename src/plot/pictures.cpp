@@ -21,8 +21,11 @@ std::vector<Total> usage_by_segment(const Problem& p, std::span<const Strategy> 
   return out;
 }
 
-MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, const CostHistory& h,
-                             int named) {
+MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, CostHistory h,
+                             int named, const std::vector<std::string>& node_names) {
+  for (auto* line : {&h.costs, &h.bounds})  // both go on to the end of the run
+    if (!line->empty() && line->back().first < h.end)
+      line->emplace_back(h.end, line->back().second);
   const std::vector<Total> used = usage_by_segment(p, a);
   const Evaluation e = evaluate(p, a);
   const auto& times = p.times();
@@ -47,7 +50,7 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, cons
 
   const bool history = !h.costs.empty();
   std::ostringstream s;
-  s << "set terminal png size 1000," << (history ? 900 : 560) << "\n";
+  s << "set terminal png noenhanced size 1000," << (history ? 900 : 560) << "\n";
   if (history) s << "set multiplot layout 2,1\n";
   s << "set title "
     << gnuplot_string("memory over time: peak " + to_string(e.peak_usage) + " at time " +
@@ -58,9 +61,12 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, cons
   if (!used.empty()) s << times.back() << " " << to_string(used.back()) << "\n";
   s << "EOD\n";
   std::string names;
-  for (const auto& [u, v] : live)
-    names += (names.empty() ? "" : "\\n") + std::string("node ") + std::to_string(v) + " (" +
-             std::to_string(u) + ")";
+  for (const auto& [u, v] : live) {
+    std::string who = v < node_names.size() ? node_names[v] : "node " + std::to_string(v);
+    for (char& c : who)  // (inside a double-quoted gnuplot string)
+      if (c == '"' || c == '\\' || c == '\n') c = ' ';
+    names += (names.empty() ? "" : "\\n") + who + " (" + std::to_string(u) + ")";
+  }
   if (!used.empty()) {
     s << "set label 1 " << gnuplot_string("peak") << " at " << times[peak] << ","
       << to_string(used[peak]) << " point pt 7 ps 1.5 offset 1,0.5\n";
@@ -96,7 +102,7 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, cons
 
 std::string frontier_script(const std::vector<FrontierPoint>& points, const std::string& title) {
   std::ostringstream s;
-  s << "set terminal png size 960,600\n"
+  s << "set terminal png noenhanced size 960,600\n"
     << "set title " << gnuplot_string(title) << "\n"
     << "set xlabel 'memory limit'\nset ylabel 'cost'\nset key top right\nset grid\n"
     << "set format x '%.3g'\nset format y '%.4g'\n$points << EOD\n";

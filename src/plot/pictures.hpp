@@ -23,13 +23,15 @@ struct CostHistory {
 };
 
 // An answer's memory over time against the limit, the peak marked and its `named` heaviest
-// live nodes named; below it, when `history` has costs, cost and bound over time.
+// live nodes named (by `node_names` where given); below it, when `history` has costs, cost
+// and bound over time.
 struct MemoryPicture {
   std::string script;       // for render_png
   std::string profile_csv;  // start,end,usage: the spans drawn
 };
 MemoryPicture memory_picture(const Problem& problem, std::span<const Strategy> assignment,
-                             const CostHistory& history, int named);
+                             CostHistory history, int named,
+                             const std::vector<std::string>& node_names = {});
 
 // Cost and certified bound against the memory limit.
 std::string frontier_script(const std::vector<FrontierPoint>& points, const std::string& title);
