@@ -5,7 +5,7 @@
 
 #include "coordinator/decisions.hpp"
 
-namespace iopddl::coordinator {
+namespace iopddl::inline v0::coordinator {
 namespace {
 
 PhaseReport report(bool stop, bool work_left, std::optional<Total> best) {
@@ -63,4 +63,4 @@ TEST_CASE("coordinator: bound rounds take their share of the phase - ranks repai
 }
 
 }  // namespace
-}  // namespace iopddl::coordinator
+}  // namespace iopddl::inline v0::coordinator

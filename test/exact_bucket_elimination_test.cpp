@@ -11,7 +11,7 @@
 #include "reduce/reduced.hpp"
 #include "support.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 TEST_CASE("bucket elimination finds the least cost of every tiny problem, in any order") {
   Rng rng(71);
@@ -111,4 +111,4 @@ TEST_CASE("exact mode by dynamic programming: optimal only when its minimiser fi
   CHECK(bounded > 5);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -9,7 +9,7 @@
 #include "exact/priced_search.hpp"
 #include "iopddl/rng.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 
@@ -115,4 +115,4 @@ TEST_CASE("within a node limit the priced branch-and-bound keeps the better labe
   CHECK(cut > 100);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -13,7 +13,7 @@
 #include "reduce/reduced.hpp"
 #include "support.hpp"
 
-namespace iopddl::test {
+namespace iopddl::inline v0::test {
 
 // A random tree-shaped problem of `least` to least + 6 nodes (1-4 strategies each, costs
 // below 100) with no memory limit: node v hangs below an earlier node.
@@ -76,4 +76,4 @@ inline Evaluation check_no_worse_and_exact(const Problem& p, const Reduced& r,
   return e;
 }
 
-}  // namespace iopddl::test
+}  // namespace iopddl::inline v0::test

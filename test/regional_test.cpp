@@ -16,7 +16,7 @@
 #include "regional/simulate.hpp"
 #include "support.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 // A feasible assignment of `p` drawn at random (nullopt if none was found in 200 draws).
@@ -305,4 +305,4 @@ TEST_CASE("regional: one simulated rank is the single-process run, and k ranks r
 }
 
 }  // namespace
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

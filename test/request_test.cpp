@@ -1,6 +1,8 @@
 // XLA requests: built here with XLA's layout (followers, aliases, live matrices, negative
 // resharding entries, soft budgets), solved, and judged by an evaluator of the request's
 // own semantics written from the message alone; conversions both ways; refused requests.
+#include "iopddl/request.hpp"
+
 #include <google/protobuf/text_format.h>
 
 #include <cmath>
@@ -325,6 +327,47 @@ TEST_CASE("soft budgets: overruns weighed against cost reach the request's own o
   }
   CHECK(compared > 100);
   CHECK(overruns > 20);  // cheap overruns were taken, not only answers within the budget
+}
+
+TEST_CASE("solve_request: the library answers a serialized request in its own terms") {
+  // The contest example as a request: 445, proven, and the same in the response message.
+  const Problem example = read_problem(test::source_path("examples/example.json"));
+  RunOptions o;
+  o.solver = test::deterministic_options(2, 1);
+  const RequestResult r = solve_request(write_request(example, false), o);
+  CHECK(r.status == SolveStatus::kOptimal);
+  CHECK(r.is_optimal);
+  CHECK(r.cost == doctest::Approx(445));
+  CHECK(r.s_val == std::vector<std::int64_t>{0, 0, 2, 1, 0});
+  iopddl::xla::AutoShardingSolverResult response;
+  REQUIRE(response.ParseFromString(r.response));
+  CHECK(response.status() == iopddl::xla::AutoShardingSolverResult::OPTIMAL);
+  CHECK(response.cost() == doctest::Approx(445));
+  // Soft budgets are weighed (the request's own optimum), fractional costs never "optimal".
+  Rng rng(5);
+  for (int i = 0; i < 20; ++i) {
+    Request q = random_request(rng, 2 + i % 4, true);
+    q.mutable_overbudget_coeff()->set_coeff(i % 2 == 0 ? 0.5 : 20.0);
+    std::string bytes;
+    q.SerializeToString(&bytes);
+    const RequestResult soft = solve_request(bytes, o);
+    const auto best = request_optimum(q);
+    if (!best) continue;
+    CHECK(soft.cost == doctest::Approx(*best));
+    CHECK(soft.is_optimal);
+  }
+  Request fractional = random_request(rng, 3, false);
+  fractional.mutable_computation_costs(0)->set_costs(0, 0.25000001);
+  std::string bytes;
+  fractional.SerializeToString(&bytes);
+  const RequestResult f = solve_request(bytes, o);
+  CHECK(!f.is_optimal);
+  CHECK(f.message.find("scaled") != std::string::npos);
+  // A field it does not implement refuses the request by name.
+  Request makespan = random_request(rng, 3, false);
+  makespan.mutable_makespan_coeff()->set_coeff(1.0);
+  makespan.SerializeToString(&bytes);
+  CHECK_THROWS_WITH_AS(solve_request(bytes, o), doctest::Contains("makespan_coeff"), InputError);
 }
 
 TEST_CASE("contest problems written as requests read back as the same problem") {

@@ -5,7 +5,7 @@
 #include "iopddl/solve.hpp"
 #include "reduce/reduced.hpp"
 
-namespace iopddl::test {
+namespace iopddl::inline v0::test {
 
 Problem random_problem(Rng& rng, const TinySpec& spec) {
   ProblemBuilder b;
@@ -134,4 +134,4 @@ std::string source_path(const std::string& relative) {
   return std::string(IOPDDL_SOURCE_DIR) + "/" + relative;
 }
 
-}  // namespace iopddl::test
+}  // namespace iopddl::inline v0::test

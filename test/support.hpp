@@ -13,11 +13,11 @@
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 class Reduced;
 }
 
-namespace iopddl::test {
+namespace iopddl::inline v0::test {
 
 struct TinySpec {
   int nodes = 5;
@@ -64,7 +64,7 @@ SolverOptions deterministic_options(std::uint64_t millions, int threads = 2);
 // Path of a file in the source tree (test data, examples).
 std::string source_path(const std::string& relative);
 
-}  // namespace iopddl::test
+}  // namespace iopddl::inline v0::test
 
 namespace doctest {
 template <>

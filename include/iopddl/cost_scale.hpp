@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "iopddl/export.hpp"
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // What the rule needs to know of the costs: the least and largest magnitude among the
 // finite, nonzero, not forbidden ones, and whether all are integers.
-struct CostRange {
+struct IOPDDL_API CostRange {
   double least = INFINITY, most = 0;
   bool integral = true;
   void see(double c) {
@@ -34,4 +35,4 @@ inline double choose_cost_scale(const CostRange& r) {
   return std::ldexp(1.0, std::clamp(std::min(fine, cap), 0, 1000));
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "iopddl/export.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/options.hpp"
@@ -16,17 +17,17 @@
 #include "iopddl/solve.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Whether this binary was built with the MPI layer (IOPDDL_WITH_MPI).
-bool built_with_mpi();
+IOPDDL_API bool built_with_mpi();
 // True when this process was started by mpirun/srun (always false without MPI).
-bool launched_by_mpi();
+IOPDDL_API bool launched_by_mpi();
 
 // MPI for the lifetime of the object: initialised (threads funneled: only the main thread
 // calls MPI) when `start` is true, finalised by the destructor. Signals that the caller
 // blocks before creating it stay blocked in MPI's own threads.
-class MpiSession {
+class IOPDDL_API MpiSession {
  public:
   explicit MpiSession(bool start);
   ~MpiSession();
@@ -61,36 +62,37 @@ class MpiSession {
 // The distributed solve over every process of `session` (see src/mpi/distributed.hpp).
 // Throws InputError for a bad --resume file; `checkpoint_error` (if given) holds why the
 // last checkpoint could not be written ("" once one is). Needs an active session.
-SolveResult solve_distributed(const MpiSession& session, const Problem& problem,
-                              const SolverOptions& options, const DistributedOptions& distributed,
-                              StopControl& stop, IncumbentStore& store, Log& log,
-                              std::atomic<bool>& checkpoint_request,
-                              std::string* checkpoint_error = nullptr);
+IOPDDL_API SolveResult solve_distributed(const MpiSession& session, const Problem& problem,
+                                         const SolverOptions& options,
+                                         const DistributedOptions& distributed, StopControl& stop,
+                                         IncumbentStore& store, Log& log,
+                                         std::atomic<bool>& checkpoint_request,
+                                         std::string* checkpoint_error = nullptr);
 
 // `iopddl bound` over every process of `session`: one region of the reduced graph per
 // process, the multipliers owned and stepped by rank 0, whose `store` gets the bound (see
 // src/mpi/coordinator.hpp); as solve_bound otherwise, without its proof searches. Needs an
 // active session.
-BoundOutcome bound_distributed(const MpiSession& session, const Problem& problem,
-                               const SolverOptions& options, std::uint64_t max_steps,
-                               StopControl& stop, IncumbentStore& store, Log& log);
+IOPDDL_API BoundOutcome bound_distributed(const MpiSession& session, const Problem& problem,
+                                          const SolverOptions& options, std::uint64_t max_steps,
+                                          StopControl& stop, IncumbentStore& store, Log& log);
 
 // Checkpoints outside the distributed loop (a run without mpirun, the end of every run, a
 // signal): puts the incumbent into the checkpoint at `path` unless one of this instance at
 // least as good is there, and the certified `bound` when higher (see src/mpi/checkpoint.hpp).
 // Returns whether it wrote; throws OutputError naming the file. Builds without MPI have no
 // checkpoints: it does nothing there.
-bool refresh_checkpoint(const Problem& problem, const std::string& path,
-                        const std::vector<Strategy>& incumbent, Total cost,
-                        std::optional<Total> bound, double elapsed);
+IOPDDL_API bool refresh_checkpoint(const Problem& problem, const std::string& path,
+                                   const std::vector<Strategy>& incumbent, Total cost,
+                                   std::optional<Total> bound, double elapsed);
 
 // What a run without mpirun resumes from (--resume): the checkpoint's incumbent and
 // certified bound. Throws InputError for a checkpoint of another instance or a corrupt one.
-struct ResumePoint {
+struct IOPDDL_API ResumePoint {
   std::vector<Strategy> assignment;  // empty: none
   std::optional<Total> bound;
   double elapsed = 0;
 };
-ResumePoint read_resume_point(const Problem& problem, const std::string& path);
+IOPDDL_API ResumePoint read_resume_point(const Problem& problem, const std::string& path);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -8,11 +8,12 @@
 #include <utility>
 #include <vector>
 
+#include "iopddl/export.hpp"
 #include "iopddl/problem.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
-struct Evaluation {
+struct IOPDDL_API Evaluation {
   bool valid = false;  // right length and every strategy in range
   std::string error;   // why not, when !valid
   Total node_cost = 0;
@@ -26,13 +27,13 @@ struct Evaluation {
   std::size_t forbidden_picks = 0;              // chosen node or edge costs >= 10^18
 };
 
-Evaluation evaluate(const Problem& problem, std::span<const Strategy> assignment);
+IOPDDL_API Evaluation evaluate(const Problem& problem, std::span<const Strategy> assignment);
 
 // Why no assignment fits the usage limit: with every node at its least usage (ties to the
 // least cost), the summed usage at `time` (in the input's units) is `least_peak`, above the
 // limit; that is the least limit any assignment can meet. `live` holds every node live
 // then with a positive least usage, heaviest first.
-struct Infeasibility {
+struct IOPDDL_API Infeasibility {
   Total least_peak = 0;
   Usage limit = 0;
   std::int64_t time = 0;
@@ -41,14 +42,15 @@ struct Infeasibility {
   std::string describe(std::size_t named = 5) const;
 };
 // nullopt when the least-memory assignment fits (or there is no limit).
-std::optional<Infeasibility> explain_infeasibility(const Problem& problem);
+IOPDDL_API std::optional<Infeasibility> explain_infeasibility(const Problem& problem);
 
 // A human-readable multi-line report; with a lower bound on the optimum (from `iopddl bound`
 // or another solver), also the solution's gap to it, and whether the bound is above the cost
 // (then one of the two is wrong).
-std::string format_report(const Evaluation& e, std::optional<Total> lower_bound = std::nullopt);
+IOPDDL_API std::string format_report(const Evaluation& e,
+                                     std::optional<Total> lower_bound = std::nullopt);
 // The same as a JSON object (one line); the gap is null when it is not finite.
-std::string format_report_json(const Evaluation& e,
-                               std::optional<Total> lower_bound = std::nullopt);
+IOPDDL_API std::string format_report_json(const Evaluation& e,
+                                          std::optional<Total> lower_bound = std::nullopt);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

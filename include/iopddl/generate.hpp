@@ -5,9 +5,10 @@
 #include <cstdint>
 #include <string>
 
+#include "iopddl/export.hpp"
 #include "iopddl/problem.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 enum class Family {
   kForbiddenPairs,  // many 10^18 entries: follower (equality) and alias edges that presolve folds
@@ -15,7 +16,7 @@ enum class Family {
   kCore,            // a dense core of `nodes` groups under many folded leaves, as A, D, G
 };
 
-struct GeneratorOptions {
+struct IOPDDL_API GeneratorOptions {
   Family family = Family::kForbiddenPairs;
   std::size_t nodes = 1000;
   std::uint64_t seed = 1;
@@ -45,6 +46,6 @@ inline constexpr std::size_t kMaxGeneratedNodes = 5'000'000;
 // kMaxGeneratedNodes, limit_factor from 1e-6 to 1e6, leaves from 0 to 1000, core_degree
 // from 0 to 20, alias_share from 0 to 1, isolated_share from 0 to 0.99, hub_share from 0 to
 // 0.05, strategies_mean from 1 to 200, max_strategies from 2 to 1000).
-Problem generate_problem(const GeneratorOptions& options);
+IOPDDL_API Problem generate_problem(const GeneratorOptions& options);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

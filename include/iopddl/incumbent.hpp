@@ -11,19 +11,20 @@
 #include <string>
 #include <vector>
 
+#include "iopddl/export.hpp"
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class StopControl;
 
-struct Improvement {
+struct IOPDDL_API Improvement {
   double seconds;  // since process start
   Total cost;
   std::string source;  // which solver component found it
 };
 
-class IncumbentStore {
+class IOPDDL_API IncumbentStore {
  public:
   explicit IncumbentStore(const StopControl* clock) : clock_(clock) {}
   // Offers a memory-feasible assignment with its exact cost; returns true if it is kept.
@@ -68,6 +69,6 @@ class IncumbentStore {
 };
 
 // The gap of `cost` to `bound`, as IncumbentStore::gap() defines it.
-double relative_gap(Total cost, Total bound);
+IOPDDL_API double relative_gap(Total cost, Total bound);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

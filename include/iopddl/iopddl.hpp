@@ -27,6 +27,7 @@
 
 #include "iopddl/cost_scale.hpp"
 #include "iopddl/evaluate.hpp"
+#include "iopddl/export.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/options.hpp"
@@ -34,15 +35,15 @@
 #include "iopddl/solve.hpp"
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // The library's version, as "major.minor.patch".
-const char* version();
+IOPDDL_API const char* version();
 
 // Builds a Problem element by element, checking each as it comes: a bad element throws
 // InputError naming it ("node 3: ...", "edge 7 (2-5): ..."), and the builder stays usable
 // (the element is not added). Nodes are numbered from 0 in the order they are added.
-class ModelBuilder {
+class IOPDDL_API ModelBuilder {
  public:
   explicit ModelBuilder(std::string name = "problem");
   // The memory limit: every time point's summed usage of live nodes at most this (nullopt:
@@ -78,7 +79,7 @@ class ModelBuilder {
 // A cancellation handle: copies share one flag, so a copy kept by another thread (or a
 // signal's watcher) stops the solve that was given the original. Cancelling ends the solve
 // at its next poll (milliseconds); the best answer found so far is returned.
-class Cancellation {
+class IOPDDL_API Cancellation {
  public:
   Cancellation() : flag_(std::make_shared<std::atomic<bool>>(false)) {}
   void cancel() const { flag_->store(true, std::memory_order_relaxed); }
@@ -90,7 +91,7 @@ class Cancellation {
 };
 
 // A better answer than any before it in this solve.
-struct Progress {
+struct IOPDDL_API Progress {
   double seconds;                        // since the solve started
   Total cost;                            // its exact cost
   std::string source;                    // which component found it
@@ -101,7 +102,7 @@ struct Progress {
 // exception thrown by it cancels the solve and is rethrown by solve().
 using ImprovementCallback = std::function<void(const Progress&)>;
 
-struct RunOptions {
+struct IOPDDL_API RunOptions {
   // Seed, threads, deterministic mode and its work limit, gap limit and every tuning value
   // (see iopddl/options.hpp and `iopddl --dump-config`).
   SolverOptions solver;
@@ -121,7 +122,7 @@ struct RunOptions {
   std::FILE* log = nullptr;
 };
 
-struct RunResult {
+struct IOPDDL_API RunResult {
   SolveStatus status = SolveStatus::kNoSolution;
   std::string note;                       // why (e.g. what proved optimality, a hint refused)
   std::vector<Strategy> assignment;       // empty without an answer
@@ -145,6 +146,6 @@ struct RunResult {
 // limit, a proof of optimality or a cancellation. Every answer returned has been checked
 // by the reference evaluator. Throws InputError for a bad hint; std::bad_alloc and what
 // the callback throws pass through.
-RunResult solve(const Problem& problem, const RunOptions& options = {});
+IOPDDL_API RunResult solve(const Problem& problem, const RunOptions& options = {});
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -7,11 +7,13 @@
 #include <functional>
 #include <mutex>
 
-namespace iopddl {
+#include "iopddl/export.hpp"
+
+namespace iopddl::inline v0 {
 
 class StopControl;
 
-class Log {
+class IOPDDL_API Log {
  public:
   Log(std::FILE* out, const StopControl* clock, bool quiet = false)
       : out_(out), clock_(clock), quiet_(quiet) {}
@@ -28,4 +30,4 @@ class Log {
   std::mutex mutex_;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

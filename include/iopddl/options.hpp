@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace iopddl {
+#include "iopddl/export.hpp"
+
+namespace iopddl::inline v0 {
 
 enum class Algorithm {
   kBaseline,   // least-memory start + memory-aware descent: the minimal end-to-end solver
@@ -25,7 +27,7 @@ enum class Pricing {
 // The command line and config files name them as `group.key` (see `--dump-config`).
 
 // Memory prices of the pricing rounds.
-struct PriceOptions {
+struct IOPDDL_API PriceOptions {
   // Price levels of the workers, in order (worker w takes entry w mod size), in multiples of
   // the instance's price unit: instances differ in which level suits them, so the first two
   // (a 2-core run) are far apart (tuning.csv: prices.scales).
@@ -49,7 +51,7 @@ struct PriceOptions {
 };
 
 // TRW-S message passing on the priced problem, and the rounding that follows it.
-struct MessagePassingOptions {
+struct IOPDDL_API MessagePassingOptions {
   // Iterations per pricing round: around N's hubs messages converge slowly and a labelling
   // rounded from half-converged ones is far from the priced optimum (tuning.csv: trws.iterations).
   int iterations = 6;
@@ -73,7 +75,7 @@ struct MessagePassingOptions {
 };
 
 // Greedy repair at the first overloaded time point.
-struct RepairOptions {
+struct IOPDDL_API RepairOptions {
   // Moves it may force (raising the peak elsewhere) before it gives up: a repair that
   // keeps forcing goes round in circles, far over the limit in the first rounds.
   int forced_moves = 200;
@@ -84,7 +86,7 @@ struct RepairOptions {
 };
 
 // Compound moves: an improving move that memory blocks, paid for by moves that free memory.
-struct CompoundOptions {
+struct IOPDDL_API CompoundOptions {
   // Only on round answers within this percentage of the worker's best: on every round they
   // cost N too many rounds (tuning.csv: compound.within-percent).
   int within_percent = 10;
@@ -95,7 +97,7 @@ struct CompoundOptions {
 };
 
 // Tree blocks: induced trees relabelled optimally by dynamic programming.
-struct TreeBlockOptions {
+struct IOPDDL_API TreeBlockOptions {
   // Blocks per batch on a stagnating worker's best (tuning.csv: tree.blocks).
   int blocks = 600;
   // The same while the best picks a forbidden entry: the first forbidden-free answer comes
@@ -110,7 +112,7 @@ struct TreeBlockOptions {
 };
 
 // Exact window re-solves (large-neighbourhood search) around a stagnating worker's best.
-struct WindowOptions {
+struct IOPDDL_API WindowOptions {
   // Windows per batch (0: no large-neighbourhood search).
   int windows = 50;
   // Share of the windows grown around forbidden picks while there are any.
@@ -134,7 +136,7 @@ enum class PolishSchedule {
             // other one at the explore rate), until both come up dry in a row
 };
 
-struct PolishOptions {
+struct IOPDDL_API PolishOptions {
   // Payoff: no worse at 20 s anywhere, N's median at 180 s 0.99736 against 0.99756
   // (tuning.csv: polish.schedule).
   PolishSchedule schedule = PolishSchedule::kPayoff;
@@ -142,13 +144,13 @@ struct PolishOptions {
 };
 
 // Partition crossover of round answers into the polished best.
-struct CrossoverOptions {
+struct IOPDDL_API CrossoverOptions {
   // Passes over the components (a component taken frees memory another may need).
   int passes = 3;
 };
 
 // Exact mode: complete branch-and-bound over small reduced problems.
-struct ExactOptions {
+struct IOPDDL_API ExactOptions {
   int max_nodes = 64;            // reduced nodes at most
   int search_nodes = 2'000'000;  // search nodes before it gives up
   // Exact mode by dynamic programming (bucket elimination along a min-fill order) where its
@@ -175,7 +177,7 @@ struct ExactOptions {
 
 // Certified lower bounds: Lagrangian multipliers on memory per time segment, the priced
 // problem bounded by TRW-S, certified in exact integer arithmetic.
-struct BoundOptions {
+struct IOPDDL_API BoundOptions {
   // Share of one thread's time the portfolio gives the bound (0: none; 1: a thread of its
   // own beside the workers). 0.3 lifts the 20-s bound on A from 0.90 to 0.99 of the best
   // cost at a cost within noise (tuning.csv: bound.share).
@@ -200,7 +202,7 @@ struct BoundOptions {
 };
 
 // Exact presolve.
-struct PresolveOptions {
+struct IOPDDL_API PresolveOptions {
   // false: the identity grouping only (every node its own group; for tests and debugging).
   bool enabled = true;
   // Entries (and, separately, strategy pairs) compared by the dominance test per round:
@@ -210,7 +212,7 @@ struct PresolveOptions {
 
 // Soft memory budgets (an XLA request's overbudget_coeff): the cost plus the coefficient
 // times the peak's overrun is minimised by solves at several hard limits (src/sweep/).
-struct SoftBudgetOptions {
+struct IOPDDL_API SoftBudgetOptions {
   // The first solve, at the budget itself (or the least peak, when no answer meets it),
   // takes this share of the time: it is the answer a hard budget would give, and the
   // others start from it (bench/results/soft_budget.csv).
@@ -226,7 +228,7 @@ struct SoftBudgetOptions {
   int max_solves = 24;
 };
 
-struct SolverOptions {
+struct IOPDDL_API SolverOptions {
   // More worker threads than this are capped (each holds a copy of the priced problem).
   static constexpr int kMaxThreads = 64;
   Algorithm algorithm = Algorithm::kPortfolio;
@@ -291,7 +293,7 @@ enum class DistributedMode {
   kRegions,    // rank 0 runs it, the others improve regions of the incumbent (src/regional/)
 };
 
-struct DistributedOptions {
+struct IOPDDL_API DistributedOptions {
   // Regions: np 2 x 1 thread over one process with 2 threads, medians of seeds 1-3, N
   // 1.0007 / 0.9890 at 20 / 60 s against the portfolio's 1.0146 / 0.9963, the generated
   // 60,000-node memory instance 1.0005 / 1.0001 against 0.9988 / 0.9986
@@ -320,4 +322,4 @@ struct DistributedOptions {
   std::string resume_path;  // continue from this checkpoint
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

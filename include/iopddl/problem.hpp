@@ -7,9 +7,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "iopddl/export.hpp"
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Layout (CSR style, no vector per node):
 //  - node v owns strategies [strategy_begin_[v], strategy_begin_[v+1]) of cost_ and usage_;
@@ -21,7 +22,7 @@ namespace iopddl {
 //  - time is compressed to the sorted distinct endpoints of non-empty intervals, times_. Segment
 //    i is [times_[i], times_[i+1]); usage is constant on a segment. Node v is live on segments
 //    [seg_lo_[v], seg_hi_[v]) (empty when equal).
-class Problem {
+class IOPDDL_API Problem {
  public:
   const std::string& name() const { return name_; }
   std::optional<Usage> usage_limit() const { return usage_limit_; }
@@ -94,7 +95,7 @@ class Problem {
 // content so that equal tables share storage. Checks that need the whole picture (edge
 // endpoints and table sizes) are done by the caller, which knows how to name the offending
 // input element; build() asserts them.
-class ProblemBuilder {
+class IOPDDL_API ProblemBuilder {
  public:
   void set_name(std::string name) { p_.name_ = std::move(name); }
   void set_usage_limit(std::optional<Usage> limit) { p_.usage_limit_ = limit; }
@@ -118,6 +119,6 @@ class ProblemBuilder {
 
 // Each node's least-usage strategy (ties: least cost). Its peak is the smallest possible at
 // every time point at once, so the instance is feasible iff this assignment is.
-std::vector<Strategy> least_memory_assignment(const Problem& problem);
+IOPDDL_API std::vector<Strategy> least_memory_assignment(const Problem& problem);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -7,9 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "iopddl/export.hpp"
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 enum class SolveStatus {
   kFeasible,    // a memory-feasible assignment is in the store
@@ -19,11 +20,11 @@ enum class SolveStatus {
 };
 
 // "optimal", "feasible", "infeasible", "no solution": as the JSON result and the log say.
-const char* status_name(SolveStatus status);
+IOPDDL_API const char* status_name(SolveStatus status);
 
 // What one neighbourhood of the workers' polish cost and gained, summed over the workers
 // (of this process).
-struct NeighbourhoodReport {
+struct IOPDDL_API NeighbourhoodReport {
   std::string name;
   std::uint64_t calls = 0;         // batches run
   std::uint64_t improvements = 0;  // moves that lowered the cost
@@ -31,7 +32,7 @@ struct NeighbourhoodReport {
   double seconds = 0;              // time spent in the batches
 };
 
-struct SolveResult {
+struct IOPDDL_API SolveResult {
   SolveResult(SolveStatus s = SolveStatus::kNoSolution, std::string why = "",
               std::vector<NeighbourhoodReport> reports = {})
       : status(s), note(std::move(why)), neighbourhoods(std::move(reports)) {}
@@ -41,4 +42,4 @@ struct SolveResult {
   std::uint64_t work = 0;  // work units the portfolio's workers did (of this process)
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -3,9 +3,11 @@
 
 #include <cstdint>
 
-namespace iopddl {
+#include "iopddl/export.hpp"
 
-class Rng {  // splitmix64-seeded xoshiro256**: fast, small, reproducible across platforms
+namespace iopddl::inline v0 {
+
+class IOPDDL_API Rng {
  public:
   explicit Rng(std::uint64_t seed, std::uint64_t stream = 0, std::uint64_t worker = 0) {
     std::uint64_t x = seed ^ (stream * 0x9E3779B97F4A7C15ull) ^ (worker * 0xD1B54A32D192ED03ull);
@@ -39,4 +41,4 @@ class Rng {  // splitmix64-seeded xoshiro256**: fast, small, reproducible across
   std::uint64_t s_[4];
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

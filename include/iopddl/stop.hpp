@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <limits>
 
-namespace iopddl {
+#include "iopddl/export.hpp"
+
+namespace iopddl::inline v0 {
 
 using Clock = std::chrono::steady_clock;
 
@@ -25,7 +27,7 @@ inline Clock::time_point time_after(Clock::time_point t, double seconds) {
 
 // Where a stop control reads the time: the steady clock, or a test's own clock, so that
 // timeout paths are tested at exact points without sleeping.
-class TimeSource {
+class IOPDDL_API TimeSource {
  public:
   virtual ~TimeSource() = default;
   virtual Clock::time_point now() const = 0;
@@ -37,13 +39,13 @@ class TimeSource {
 // tick (StopPoll::tick): message entries, delta evaluations, search nodes. Owned by that
 // thread, never shared: the same seed gives the same work at every step, so a run
 // bounded by it stops at the same point of its search every time.
-struct WorkMeter {
+struct IOPDDL_API WorkMeter {
   std::uint64_t done = 0;
   std::uint64_t limit = UINT64_MAX;
   bool spent() const { return done >= limit; }
 };
 
-class StopControl {
+class IOPDDL_API StopControl {
  public:
   // `start` is the process start; `seconds` the total budget from it (<= 0: none; a budget
   // past the clock's range is none too). `time` must outlive the stop control.
@@ -128,7 +130,7 @@ class StopControl {
 // The one place long loops poll a stop control: tick(units) once per step, with the work
 // of the step (charged to the stop control's meter, if any), and every `period` ticks it
 // asks whether to stop (reading the clock costs about as much as 100 cheap steps).
-class StopPoll {
+class IOPDDL_API StopPoll {
  public:
   explicit StopPoll(const StopControl* stop, std::uint32_t period = 1024)
       : stop_(stop), period_(period) {}
@@ -145,4 +147,4 @@ class StopPoll {
   std::uint32_t count_ = 0;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -6,7 +6,9 @@
 #include <string>
 #include <string_view>
 
-namespace iopddl {
+#include "iopddl/export.hpp"
+
+namespace iopddl::inline v0 {
 
 using Cost = std::int64_t;             // one node or edge cost, as in the input
 using Usage = std::int64_t;            // one memory usage, as in the input
@@ -27,9 +29,9 @@ inline bool is_forbidden(Cost c) {
 inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
 
 // Decimal text of a 128-bit integer (std::to_string has no overload for it).
-std::string to_string(Total value);
+IOPDDL_API std::string to_string(Total value);
 // The reverse: an optional '-' and 1 to 37 decimal digits (always within 128 bits), or
 // nothing if the text is not that.
-std::optional<Total> parse_total(std::string_view text);
+IOPDDL_API std::optional<Total> parse_total(std::string_view text);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

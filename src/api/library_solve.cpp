@@ -9,7 +9,7 @@
 #include "iopddl/log.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 
@@ -108,4 +108,4 @@ RunResult solve(const Problem& problem, const RunOptions& o) {
   return judged_result(problem, o, solved, store, stop.elapsed());
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

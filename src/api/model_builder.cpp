@@ -4,7 +4,7 @@
 
 #include "iopddl/iopddl.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 const char* version() {
   return IOPDDL_VERSION;
@@ -67,4 +67,4 @@ Problem ModelBuilder::build() && {
   return std::move(builder_).build();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -20,7 +20,7 @@
 #include "signals.hpp"
 #include "xla_request.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 namespace {
 
 struct BoundRun {
@@ -121,4 +121,4 @@ int bound_and_print(const RunSettings& settings, const std::string& multipliers_
 }
 
 }  // namespace
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

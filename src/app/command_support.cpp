@@ -9,7 +9,7 @@
 #include "option_table.hpp"
 #include "run.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 int print_text(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
@@ -50,4 +50,4 @@ void add_request_options(CLI::App* cmd, RequestOptions& o) {
           "SCALE"));
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

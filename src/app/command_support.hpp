@@ -6,7 +6,7 @@
 
 #include "xla_request.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 // Prints `text` on stdout; a failed write (a full disk, a closed pipe) is an error: returns
 // the exit status.
@@ -19,4 +19,4 @@ void check_output_path(const std::string& option, const std::string& path,
 // The options of reading an XLA request: --ignore-unsupported-fields and --cost-scale.
 void add_request_options(CLI::App* cmd, RequestOptions& o);
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

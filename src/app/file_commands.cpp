@@ -18,7 +18,7 @@
 #include "solve_options.hpp"
 #include "xla_request.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 namespace {
 
 // A decimal integer within 128 bits (a lower bound may exceed int64 with forbidden picks).
@@ -231,4 +231,4 @@ int FileCommands::run() const {
   return commands_->convert.run();
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 class FileCommands {
  public:
@@ -19,4 +19,4 @@ class FileCommands {
   std::unique_ptr<Commands> commands_;
 };
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

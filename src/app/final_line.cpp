@@ -5,7 +5,7 @@
 #include "result_document.hpp"
 #include "run_state.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 RequestAnswer request_answer(Run& run, const std::vector<Strategy>& a, bool has) {
   // (A watchdog or a signal may print before the search has reported its status.)
@@ -66,4 +66,4 @@ Printed print_final(Run& run, const char* why) {
   return has ? Printed::kSolution : Printed::kEmpty;
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

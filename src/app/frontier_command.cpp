@@ -12,7 +12,7 @@
 #include "option_table.hpp"
 #include "run.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 namespace {
 
 std::string number(double x) {
@@ -97,4 +97,4 @@ int FrontierCommand::run(Clock::time_point start) const {
   return kExitOk;
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

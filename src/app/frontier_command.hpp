@@ -8,7 +8,7 @@
 #include "iopddl/stop.hpp"
 #include "xla_request.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 struct FrontierCommand {
   std::string file, output, png;
@@ -22,4 +22,4 @@ struct FrontierCommand {
   int run(Clock::time_point start) const;
 };
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

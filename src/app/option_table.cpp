@@ -13,7 +13,7 @@
 #include <sstream>
 #include <type_traits>
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 namespace {
 
 // Shortest text that reads back as the same double.
@@ -324,4 +324,4 @@ std::string OptionTable::dump() const {
   return top + sections;
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

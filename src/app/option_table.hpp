@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 // A bad option value or config file; the message names the option (and the file and line).
 struct OptionError : std::runtime_error {
@@ -104,4 +104,4 @@ void OptionTable::choice(std::string key, std::string help, E& field,
        }});
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

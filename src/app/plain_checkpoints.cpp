@@ -6,7 +6,7 @@
 #include "iopddl/distributed.hpp"
 #include "iopddl/io.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 PlainCheckpoints::PlainCheckpoints(const Problem& problem, const IncumbentStore& store,
                                    const StopControl& stop, Log& log,
@@ -65,4 +65,4 @@ std::string PlainCheckpoints::write_final() {
   return write(options_.checkpoint_path);
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

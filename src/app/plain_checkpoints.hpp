@@ -15,7 +15,7 @@
 #include "iopddl/problem.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 class PlainCheckpoints {
  public:
@@ -47,4 +47,4 @@ class PlainCheckpoints {
   std::thread thread_;
 };
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -15,7 +15,7 @@
 #include "option_table.hpp"
 #include "run.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 namespace {
 
 // The cost and bound histories of a `solve --output` result (empty for a contest output).
@@ -79,4 +79,4 @@ int PlotCommand::run() const {
   return kExitOk;
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

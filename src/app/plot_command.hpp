@@ -8,7 +8,7 @@
 
 #include "xla_request.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 struct PlotCommand {
   std::string file, result, output, data;
@@ -19,4 +19,4 @@ struct PlotCommand {
   int run() const;
 };
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 namespace {
 
 // Seconds since process `pid` started (/proc/PID/stat, field 22: its start in clock ticks
@@ -50,4 +50,4 @@ Clock::time_point process_start(Clock::time_point fallback, bool launched) {
   return now - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(age));
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

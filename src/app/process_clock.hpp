@@ -3,7 +3,7 @@
 
 #include "iopddl/stop.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 // The start of this process (from /proc, so library loading before main counts), or of
 // the MPI launcher that started it (mpirun, orted, slurmstepd) when `launched` and it
@@ -14,4 +14,4 @@ Clock::time_point process_start(Clock::time_point fallback, bool launched);
 // A launcher that started longer ago than this is a long-lived daemon, not this job's.
 inline constexpr double kMaxLaunchSeconds = 5;
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -5,7 +5,7 @@
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 namespace {
 
 // The heaviest nodes an infeasibility report names (live_count says how many there are).
@@ -76,4 +76,4 @@ std::string result_document(Run& run, const std::vector<Strategy>& a, bool has,
   return json_line(d);
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

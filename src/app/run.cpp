@@ -15,7 +15,7 @@
 #include "run_state.hpp"
 #include "signals.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 double safety_margin(double time_limit) {
   // Printing 65k strategies and exiting takes a few ms; solver phases check the clock at
@@ -354,4 +354,4 @@ int solve_here(Run& run, const MpiSession& session) {
 
 }  // namespace
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -7,7 +7,7 @@
 #include "iopddl/stop.hpp"
 #include "xla_request.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 // Exit statuses (documented in the README).
 enum ExitCode : int {
@@ -50,4 +50,4 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start);
 int run_bound(const RunSettings& settings, const std::string& multipliers_path,
               Clock::time_point process_start);
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

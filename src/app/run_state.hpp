@@ -15,7 +15,7 @@
 #include "run.hpp"
 #include "xla_request.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 // The final line is printed at most once, by print_final, under `mutex`.
 struct Run {
@@ -62,4 +62,4 @@ Printed print_final(Run& run, const char* why = nullptr);
 // The store's answer `a` (when `has`) in a request's terms.
 RequestAnswer request_answer(Run& run, const std::vector<Strategy>& a, bool has);
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -11,7 +11,7 @@
 
 #include "iopddl/distributed.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 sigset_t block_stop_signals(bool with_usr1, sigset_t* previous) {
   sigset_t set;
@@ -122,4 +122,4 @@ void start_signal_thread(Run& run, sigset_t set, Clock::time_point deadline,
   std::thread(signal_thread, &run, set, deadline, grace).detach();
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -9,7 +9,7 @@
 #include "iopddl/stop.hpp"
 #include "run_state.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 // Blocks SIGINT, SIGTERM, SIGHUP (and SIGUSR1 when `with_usr1`) in the calling thread, so
 // in every thread started after it (MPI's too), and returns that set; the mask before goes
@@ -25,4 +25,4 @@ double teardown_seconds();
 // rank 0 that already printed gives its main thread to agree and finalise first.
 void start_signal_thread(Run& run, sigset_t set, Clock::time_point deadline, Clock::duration grace);
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

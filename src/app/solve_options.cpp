@@ -2,7 +2,7 @@
 
 #include <limits>
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 namespace {
 
@@ -358,4 +358,4 @@ void describe_generator_options(OptionTable& t, GeneratorOptions& g) {
                      g.max_strategies, 2, 1000);
 }
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -6,7 +6,7 @@
 #include "option_table.hpp"
 #include "run.hpp"
 
-namespace iopddl::app {
+namespace iopddl::inline v0::app {
 
 // Lists every configurable field of `s` in `table` (both must outlive the table's use).
 void describe_solve_options(OptionTable& table, RunSettings& s);
@@ -18,4 +18,4 @@ void check_solve_options(const RunSettings& s);
 // The same for `iopddl generate`.
 void describe_generator_options(OptionTable& table, GeneratorOptions& g);
 
-}  // namespace iopddl::app
+}  // namespace iopddl::inline v0::app

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace iopddl::coordinator {
+namespace iopddl::inline v0::coordinator {
 
 namespace {
 
@@ -156,4 +156,4 @@ AssemblyOutcome assemble(const Problem& p, std::vector<Strategy>& x, std::vector
   return out;
 }
 
-}  // namespace iopddl::coordinator
+}  // namespace iopddl::inline v0::coordinator

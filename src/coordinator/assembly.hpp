@@ -18,7 +18,7 @@
 #include "iopddl/problem.hpp"
 #include "iopddl/types.hpp"
 
-namespace iopddl::coordinator {
+namespace iopddl::inline v0::coordinator {
 
 // Summed usage of the live nodes per time segment of `p` under `x`.
 std::vector<Total> usage_profile(const Problem& p, std::span<const Strategy> x);
@@ -54,4 +54,4 @@ struct AssemblyOutcome {
 AssemblyOutcome assemble(const Problem& p, std::vector<Strategy>& x, std::vector<Total>& usage,
                          std::vector<RegionChange> changes);
 
-}  // namespace iopddl::coordinator
+}  // namespace iopddl::inline v0::coordinator

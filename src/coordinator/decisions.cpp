@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace iopddl::coordinator {
+namespace iopddl::inline v0::coordinator {
 
 bool stop_after_phase(std::span<const PhaseReport> reports, bool deterministic) {
   const bool asked =
@@ -50,4 +50,4 @@ int repairing_rank(std::uint64_t phase, int ranks) {
   return ranks <= 0 ? 0 : static_cast<int>(phase % static_cast<std::uint64_t>(ranks));
 }
 
-}  // namespace iopddl::coordinator
+}  // namespace iopddl::inline v0::coordinator

@@ -12,7 +12,7 @@
 
 #include "iopddl/types.hpp"
 
-namespace iopddl::coordinator {
+namespace iopddl::inline v0::coordinator {
 
 // What one rank reports at the end of a phase.
 struct PhaseReport {
@@ -52,4 +52,4 @@ bool another_bound_round(bool deterministic, bool stopping, double seconds_in_ro
 // The rank that repairs and improves the phase's assembled labelling: each in turn.
 int repairing_rank(std::uint64_t phase, int ranks);
 
-}  // namespace iopddl::coordinator
+}  // namespace iopddl::inline v0::coordinator

@@ -7,7 +7,7 @@
 #include "io/json.hpp"
 #include "iopddl/incumbent.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 Evaluation evaluate(const Problem& p, std::span<const Strategy> a) {
   Evaluation r;
@@ -144,4 +144,4 @@ std::string Infeasibility::describe(std::size_t named) const {
   return why + (live.size() > named ? ", ...)" : ")");
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -9,7 +9,7 @@
 
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class UsageTree {
  public:
@@ -79,4 +79,4 @@ class UsageTree {
   std::vector<Total> max_, add_;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

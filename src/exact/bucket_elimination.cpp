@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 
@@ -151,4 +151,4 @@ std::optional<BucketElimination::Result> BucketElimination::run(const StopContro
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -16,7 +16,7 @@
 #include "../reduce/reduced.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class BucketElimination {
  public:
@@ -61,4 +61,4 @@ class BucketElimination {
   std::uint64_t entries_ = 0;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

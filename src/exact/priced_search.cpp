@@ -7,7 +7,7 @@
 
 #include "../local/elimination.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 constexpr double kHuge = std::numeric_limits<double>::max();
@@ -383,4 +383,4 @@ PricedSearch::Outcome PricedSearch::run(const CostNetwork& net, std::vector<Stra
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -32,7 +32,7 @@
 #include "../lagrange/network.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class PricedSearch {
  public:
@@ -116,4 +116,4 @@ class PricedSearch {
   StopPoll poll_{nullptr, 256};
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -6,7 +6,7 @@
 
 #include "../local/elimination.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 ProofSearch::ProofSearch(const Reduced& r, const Reparametrisation& rep)
     : r_(r), rep_(rep), position_(r.num_nodes(), kNoIndex) {
@@ -153,4 +153,4 @@ ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limi
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

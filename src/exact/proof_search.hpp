@@ -18,7 +18,7 @@
 #include "../local/window_memory.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class ProofSearch {
  public:
@@ -60,4 +60,4 @@ class ProofSearch {
   StopPoll poll_{nullptr, 256};
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -6,7 +6,7 @@
 
 #include "iopddl/io.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 bool blank(unsigned char c) {
@@ -68,4 +68,4 @@ std::string not_an_input(const std::string& path, const char* data, std::size_t 
          std::to_string(i) + " is " + hex + ")";
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -10,7 +10,7 @@
 
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 __extension__ using Json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string,
                                                 bool, Total, unsigned __int128, double>;
@@ -21,4 +21,4 @@ inline std::string json_line(const Json& document) {
   return document.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // The offset just past the first top-level object or array of `text`, or npos if the text
 // ends before it closes.
@@ -38,4 +38,4 @@ inline bool content_after_first_value(std::string_view text) {
          text.find_first_not_of(" \t\r\n", end) != std::string_view::npos;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

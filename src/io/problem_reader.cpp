@@ -11,7 +11,7 @@
 #include "iopddl/stop.hpp"
 #include "json_scan.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 namespace od = simdjson::ondemand;
@@ -365,4 +365,4 @@ Problem read_problem(const std::string& path, const StopControl* stop) {
   return parse_problem(bytes.data(), bytes.size, path, stop);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

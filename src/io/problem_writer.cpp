@@ -2,7 +2,7 @@
 
 #include "iopddl/io.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 template <class Range>
@@ -57,4 +57,4 @@ void write_problem_json(std::ostream& out, const Problem& p) {
   out << "}}\n";
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

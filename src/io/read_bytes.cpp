@@ -21,7 +21,7 @@
 #include "iopddl/io.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 constexpr std::size_t kChunk = std::size_t{16} << 20;  // read and inflate steps between polls
@@ -232,4 +232,4 @@ FileBytes read_file_bytes(const std::string& path, std::size_t padding, const St
   return raw;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -6,7 +6,7 @@
 #include "iopddl/io.hpp"
 #include "json_scan.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 // Solutions are small next to their problems: the DOM parser validates the whole text
@@ -105,4 +105,4 @@ std::string format_assignment(const std::vector<Strategy>& assignment) {
   return line;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -25,7 +25,7 @@
 
 #include "iopddl/io.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 std::string directory_of(const std::string& path) {
@@ -58,8 +58,8 @@ std::optional<int> own_descriptor(const std::string& path) {
 
 // Where `path` leads.
 struct Target {
-  std::string path;                // the last link's target (or `path`): what is written
-  std::optional<int> descriptor;   // one of our own descriptors
+  std::string path;               // the last link's target (or `path`): what is written
+  std::optional<int> descriptor;  // one of our own descriptors
   bool exists = false;
   struct stat st {};
 };
@@ -189,8 +189,8 @@ std::string cannot_write(const std::string& path) {
     if (S_ISDIR(t.st.st_mode)) return "is a directory";
     if (!S_ISREG(t.st.st_mode)) return "";  // a device or pipe: opened when written
   }
-  const std::string probe = directory_of(t.path) + "/." + base_of(t.path) + ".probe." +
-                            std::to_string(::getpid());
+  const std::string probe =
+      directory_of(t.path) + "/." + base_of(t.path) + ".probe." + std::to_string(::getpid());
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return std::strerror(errno);
   ::close(fd);
@@ -199,9 +199,10 @@ std::string cannot_write(const std::string& path) {
 }
 
 bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -5,7 +5,7 @@
 
 #include "bound.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 constexpr Total kNoBound = -(Total{1} << 126);
@@ -143,4 +143,4 @@ void DualAscent::average_copies(const std::vector<Total>& copy, const std::vecto
   set_agreement(next);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -24,7 +24,7 @@
 #include "iopddl/options.hpp"
 #include "region.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // The scaled integers of multipliers or messages on the certified grid (a value out of
 // range, or NaN, becomes 0: any integers give a valid bound).
@@ -74,4 +74,4 @@ class DualAscent {
   bool fits_ = false;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -6,7 +6,7 @@
 #include "iopddl/stop.hpp"
 #include "time_prices.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 Total certify_cap(const Reduced& r) {
   const Problem& p = r.original();
@@ -67,4 +67,4 @@ Total BoundEngine::step(std::optional<Total> upper, const StopControl* stop) {
   return bound;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -26,7 +26,7 @@
 #include "network.hpp"
 #include "region.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class StopControl;
 
@@ -93,4 +93,4 @@ class BoundEngine {
   std::vector<Total> best_lambda_, best_msg_;  // the integers of the best bound
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -4,7 +4,7 @@
 
 #include "../util/incidence.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 CostNetwork CostNetwork::from_reduced(const Reduced& r) {
   CostNetwork net;
@@ -75,4 +75,4 @@ void CostNetwork::descend(std::vector<Strategy>& x, int passes) const {
   }
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -11,7 +11,7 @@
 
 #include "../reduce/reduced.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Forbidden costs in the doubles of a priced network (and of its messages) stop here: far
 // above any real cost, far below overflow.
@@ -74,4 +74,4 @@ class CostNetwork {
   std::vector<double> unary_;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -8,7 +8,7 @@
 #include "iopddl/stop.hpp"
 #include "time_prices.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 // floor(a / b) for b > 0 (C++ division truncates towards zero).
@@ -314,4 +314,4 @@ std::uint64_t RegionBound::work(int iterations) const {
          (net_.unary_size() + net_.table_size() + r_.num_members());
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -27,7 +27,7 @@
 #include "network.hpp"
 #include "trws.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class StopControl;
 
@@ -144,4 +144,4 @@ class RegionBound {
   std::vector<Total> nodes_;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -7,7 +7,7 @@
 
 #include "../reduce/reduced.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // w[mi] = the sum of price[t] over member mi's segments (0 for members without memory).
 // `price` covers at least every segment.
@@ -23,4 +23,4 @@ inline void member_time_weights(const Reduced& r, const std::vector<double>& pri
   }
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -5,7 +5,7 @@
 
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 Trws::Trws(const CostNetwork& net) : net_(net) {
   const std::size_t n = net.num_nodes();
@@ -225,4 +225,4 @@ double Trws::lower_bound() const {
   return bound;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

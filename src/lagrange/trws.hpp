@@ -14,7 +14,7 @@
 
 #include "network.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class StopControl;
 
@@ -64,4 +64,4 @@ class Trws {
   std::vector<std::uint32_t> peel_order_;  // leaves first
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -11,7 +11,7 @@
 #include "../eval/usage_tree.hpp"
 #include "iopddl/evaluate.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 SolveResult solve_baseline(const Problem& p, StopControl& stop, IncumbentStore& store, Log& log) {
   std::vector<Strategy> a = least_memory_assignment(p);
@@ -74,4 +74,4 @@ SolveResult solve_baseline(const Problem& p, StopControl& stop, IncumbentStore& 
   return {SolveStatus::kFeasible, ""};
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

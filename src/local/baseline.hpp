@@ -8,9 +8,9 @@
 #include "iopddl/result.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 SolveResult solve_baseline(const Problem& problem, StopControl& stop, IncumbentStore& store,
                            Log& log);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

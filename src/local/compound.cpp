@@ -6,7 +6,7 @@
 #include "iopddl/stop.hpp"
 #include "memory_index.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 CompoundMoves::CompoundMoves(const Reduced& r, const MemoryIndex& index, const CompoundOptions& o)
     : r_(r), relief_(index), o_(o), order_(r.num_nodes()), in_chain_(r.num_nodes(), 0) {}
@@ -74,4 +74,4 @@ int CompoundMoves::run(LocalState& state, Rng& rng, const StopControl& stop, std
   return kept;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

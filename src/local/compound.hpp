@@ -17,7 +17,7 @@
 #include "relief.hpp"
 #include "state.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class StopControl;
 
@@ -42,4 +42,4 @@ class CompoundMoves {
   std::vector<std::pair<std::uint32_t, Strategy>> undo_;  // (group, strategy before)
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

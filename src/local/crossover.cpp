@@ -2,7 +2,7 @@
 
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 Crossover::Crossover(const Reduced& r, const CrossoverOptions& o)
     : r_(r), o_(o), component_(r.num_nodes(), kNoIndex) {}
@@ -79,4 +79,4 @@ int Crossover::run(LocalState& state, const std::vector<Strategy>& donor, Rng& r
   return taken;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

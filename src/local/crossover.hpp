@@ -18,7 +18,7 @@
 #include "iopddl/rng.hpp"
 #include "state.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class StopControl;
 
@@ -44,4 +44,4 @@ class Crossover {
   std::vector<std::uint32_t> order_;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

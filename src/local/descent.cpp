@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 void memory_descent(LocalState& state, Rng& rng, const StopControl& stop) {
   const Reduced& r = state.reduced();
@@ -33,4 +33,4 @@ void memory_descent(LocalState& state, Rng& rng, const StopControl& stop) {
   }
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -6,9 +6,9 @@
 #include "iopddl/stop.hpp"
 #include "state.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Ends at a 1-opt local optimum of `state` within the limit (or when `stop` says stop).
 void memory_descent(LocalState& state, Rng& rng, const StopControl& stop);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

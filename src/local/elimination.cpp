@@ -5,7 +5,7 @@
 #include <numeric>
 #include <set>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 Elimination min_fill_order(const Reduced& r, const std::vector<std::uint32_t>& groups) {
   std::vector<std::uint32_t> all = groups;
@@ -63,4 +63,4 @@ Elimination min_fill_order(const Reduced& r, const std::vector<std::uint32_t>& g
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

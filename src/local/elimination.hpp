@@ -11,7 +11,7 @@
 
 #include "../reduce/reduced.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 struct Elimination {
   std::vector<std::uint32_t> order;  // groups, first eliminated first
@@ -48,4 +48,4 @@ std::vector<std::uint32_t> max_cardinality_order(const Graph& graph,
   return order;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

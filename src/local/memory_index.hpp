@@ -8,7 +8,7 @@
 
 #include "../reduce/reduced.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Which members are live at a time segment: each member with memory is stored at the
 // O(log T) nodes of a segment tree that cover its interval, so the members live at t are
@@ -58,4 +58,4 @@ struct MemoryIndex {
   }
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

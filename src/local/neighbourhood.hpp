@@ -21,7 +21,7 @@
 #include "tree_block.hpp"
 #include "window_search.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 struct NeighbourhoodStats {
   std::uint64_t calls = 0;         // batches run
@@ -150,4 +150,4 @@ inline std::vector<std::unique_ptr<Neighbourhood>> polish_neighbourhoods(const R
   return list;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -13,7 +13,7 @@
 #include "memory_index.hpp"
 #include "state.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class ReliefMoves {
  public:
@@ -66,4 +66,4 @@ class ReliefMoves {
   std::size_t live_t_ = kNoPoint;  // the time point live_ is for
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -5,7 +5,7 @@
 
 #include "relief.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOptions& o,
                    const StopControl& stop) {
@@ -63,4 +63,4 @@ bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOpti
   return state.feasible();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -9,10 +9,10 @@
 #include "memory_index.hpp"
 #include "state.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Returns whether `state` ends within the limit.
 bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOptions& options,
                    const StopControl& stop);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

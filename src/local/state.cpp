@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 LocalState::LocalState(const Reduced& r)
     : r_(r),
@@ -130,9 +130,9 @@ bool LocalState::try_move(std::uint32_t g, Strategy s, Total d) {
   return true;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 void LocalState::add_floor(std::uint32_t g, Strategy s, int sign) {
   charge((vary_begin_[g + 1] - vary_begin_[g]) * depth_ + 1);
@@ -177,4 +177,4 @@ void LocalState::unplace(std::uint32_t g, Strategy back, Total d) {
   touched_all();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

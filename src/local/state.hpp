@@ -13,7 +13,7 @@
 #include "../reduce/reduced.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class LocalState {
  public:
@@ -100,4 +100,4 @@ class LocalState {
   WorkMeter* meter_ = nullptr;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -5,7 +5,7 @@
 
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 // A price times a usage beyond this is as good as infinite (a forbidden entry is 1e18).
@@ -271,4 +271,4 @@ int TreeBlockSearch::run(LocalState& state, Rng& rng, int blocks, std::size_t si
   return improved;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

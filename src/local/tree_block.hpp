@@ -20,7 +20,7 @@
 #include "memory_index.hpp"
 #include "state.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class StopControl;
 
@@ -71,4 +71,4 @@ class TreeBlockSearch {
   std::uint64_t work_ = 0;  // DP entries of the labellings since the last charge
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 void WindowMemory::build(const LocalState& state, const std::vector<std::uint32_t>& window) {
   const Reduced& r = state.reduced();
@@ -109,4 +109,4 @@ void WindowMemory::unplace(std::size_t i, Strategy s) {
   }
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

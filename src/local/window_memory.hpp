@@ -14,7 +14,7 @@
 #include "iopddl/types.hpp"
 #include "state.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class WindowMemory {
  public:
@@ -46,4 +46,4 @@ class WindowMemory {
   std::vector<std::size_t> slot_begin_;  // per window group: its first slot
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -7,7 +7,7 @@
 #include "iopddl/stop.hpp"
 #include "memory_index.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index, const WindowOptions& o)
     : r_(r),
@@ -288,4 +288,4 @@ Cost WindowSearch::entry(const LocalState& state, std::uint32_t e) const {
   return r_.table(e)[static_cast<std::size_t>(state.at(u)) * r_.strategies(v) + state.at(v)];
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -19,11 +19,11 @@
 #include "state.hpp"
 #include "window_memory.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 struct MemoryIndex;
 }
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class WindowSearch {
  public:
@@ -83,4 +83,4 @@ class WindowSearch {
   StopPoll poll_{nullptr, 256};  // the stop control of the current run, every 256 search nodes
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

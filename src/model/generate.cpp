@@ -15,7 +15,7 @@
 #include "iopddl/io.hpp"
 #include "iopddl/rng.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 
@@ -338,4 +338,4 @@ Problem generate_problem(const GeneratorOptions& o) {
   return std::move(b).build();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -11,7 +11,7 @@
 
 #include "generate_parts.hpp"
 
-namespace iopddl::generated {
+namespace iopddl::inline v0::generated {
 
 namespace {
 
@@ -236,4 +236,4 @@ Problem generate_memory(const GeneratorOptions& options) {
   return MemoryGenerator(options).run();
 }
 
-}  // namespace iopddl::generated
+}  // namespace iopddl::inline v0::generated

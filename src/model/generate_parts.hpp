@@ -8,7 +8,7 @@
 #include "iopddl/problem.hpp"
 #include "iopddl/rng.hpp"
 
-namespace iopddl::generated {
+namespace iopddl::inline v0::generated {
 
 struct Sharded {
   Cost cost;
@@ -36,4 +36,4 @@ Usage least_memory_limit(const ProblemBuilder& b, double factor);
 
 Problem generate_memory(const GeneratorOptions& options);
 
-}  // namespace iopddl::generated
+}  // namespace iopddl::inline v0::generated

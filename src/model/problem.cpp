@@ -6,7 +6,7 @@
 
 #include "../util/incidence.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 std::string to_string(Total value) {
   if (value == 0) return "0";
@@ -132,4 +132,4 @@ std::vector<Strategy> least_memory_assignment(const Problem& p) {
   return a;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -10,7 +10,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 namespace {
 
 // A checkpoint in a Boost text archive: every count (of a vector, of a string's bytes) is
@@ -91,9 +91,9 @@ void load(boost::archive::text_iarchive& ar, Checkpoint& c, std::size_t file_byt
 }
 
 }  // namespace
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 namespace {
 void mix(std::uint64_t& h, std::uint64_t x) {
@@ -197,4 +197,4 @@ ResumePoint read_resume_point(const Problem& problem, const std::string& path) {
   return r;
 }
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

@@ -9,7 +9,7 @@
 #include "iopddl/distributed.hpp"
 #include "iopddl/problem.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 struct Checkpoint {
   std::uint64_t fingerprint = 0;          // of the instance (see fingerprint())
@@ -47,4 +47,4 @@ bool refresh_checkpoint(const Problem& problem, const std::string& path,
 // bound (the multipliers belong to the loop). Throws InputError as --resume does.
 ResumePoint read_resume_point(const Problem& problem, const std::string& path);
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

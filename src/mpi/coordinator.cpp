@@ -10,7 +10,7 @@
 #include "../lagrange/bound.hpp"
 #include "../util/total_halves.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 namespace {
 
 void sum_halves(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -156,4 +156,4 @@ Total Coordinator::round(std::optional<Total> upper, const StopControl* stop,
   return bound;
 }
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

@@ -16,7 +16,7 @@
 #include "../partition/regions.hpp"
 #include "iopddl/log.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 // A 128-bit integer as an MPI datatype (two 64-bit halves) with a summing operation, for
 // exact sums of certified bounds and usage profiles over the ranks.
@@ -81,4 +81,4 @@ class Coordinator {
   TotalSum sum_;
 };
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

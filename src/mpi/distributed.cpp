@@ -41,7 +41,7 @@
 #include "iopddl/io.hpp"
 #include "region_run.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 bool launched_by_mpi() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "SLURM_STEP_ID"})
@@ -361,4 +361,4 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   return done;
 }
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

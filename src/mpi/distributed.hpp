@@ -14,7 +14,7 @@
 #include "iopddl/solve.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 // True when this process was started by mpirun/srun (then MPI is initialised; otherwise the
 // binary runs as a plain single process and never touches MPI).
@@ -31,4 +31,4 @@ SolveResult solve_distributed(const Problem& problem, const SolverOptions& optio
                               std::atomic<bool>& checkpoint_request,
                               std::string* checkpoint_error = nullptr);
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

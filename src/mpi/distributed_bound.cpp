@@ -11,7 +11,7 @@
 #include "../portfolio/bound_worker.hpp"
 #include "coordinator.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::uint64_t max_steps,
                                MPI_Comm comm, StopControl& stop, IncumbentStore& store, Log& log) {
@@ -65,4 +65,4 @@ BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::ui
   return out;
 }
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

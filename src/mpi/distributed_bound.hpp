@@ -12,11 +12,11 @@
 #include "iopddl/solve.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 // Collective over `comm`: as solve_bound (iopddl/solve.hpp), with one region per rank and
 // rank 0's store holding the bound; the other ranks' stores hold only their baseline.
 BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::uint64_t max_steps,
                                MPI_Comm comm, StopControl& stop, IncumbentStore& store, Log& log);
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

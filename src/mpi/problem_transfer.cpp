@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 
@@ -61,4 +61,4 @@ std::size_t ProblemTransfer::broadcast(Problem& p, int root, MPI_Comm comm) {
   return sent;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -8,7 +8,7 @@
 
 #include "iopddl/problem.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class ProblemTransfer {
  public:
@@ -17,4 +17,4 @@ class ProblemTransfer {
   static std::size_t broadcast(Problem& p, int root, MPI_Comm comm);
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

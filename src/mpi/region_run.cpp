@@ -11,7 +11,7 @@
 #include "../regional/whole_member.hpp"
 #include "../util/total_halves.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 namespace {
 
@@ -172,4 +172,4 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
   }
 }
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

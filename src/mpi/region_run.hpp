@@ -21,7 +21,7 @@
 #include "iopddl/options.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl::mpi {
+namespace iopddl::inline v0::mpi {
 
 // Called on rank 0 after each round with whether the run stops, the round's number and
 // whether the portfolio is running (then its prices cannot be read); it writes checkpoints.
@@ -34,4 +34,4 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
                  Portfolio& portfolio, MPI_Comm comm, StopControl& stop, IncumbentStore& store,
                  Log& log, const AfterRound& after_round);
 
-}  // namespace iopddl::mpi
+}  // namespace iopddl::inline v0::mpi

@@ -7,7 +7,7 @@
 #include "iopddl/distributed.hpp"
 #include "problem_transfer.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 bool built_with_mpi() {
   return true;
@@ -85,4 +85,4 @@ ResumePoint read_resume_point(const Problem& problem, const std::string& path) {
   return mpi::read_resume_point(problem, path);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -5,7 +5,7 @@
 
 #include "iopddl/distributed.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 bool built_with_mpi() {
   return false;
@@ -61,4 +61,4 @@ ResumePoint read_resume_point(const Problem&, const std::string&) {
   throw std::logic_error("this build of iopddl has no checkpoints");
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -14,7 +14,7 @@
 #include <deque>
 #include <iterator>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 
@@ -264,4 +264,4 @@ std::vector<std::uint32_t> moving_owners(const Reduced& r, std::size_t count, st
   return owner;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

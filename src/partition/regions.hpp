@@ -14,7 +14,7 @@
 
 #include "../reduce/reduced.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 struct Region {
   std::vector<std::uint32_t> owned;      // reduced nodes, in ordering order
@@ -43,4 +43,4 @@ Partition regions_of(const Reduced& r, std::vector<std::uint32_t> owner, std::si
 // at the same time share a region, so they can trade memory), the windows shifted each round.
 std::vector<std::uint32_t> moving_owners(const Reduced& r, std::size_t count, std::uint64_t round);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

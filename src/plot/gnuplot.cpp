@@ -10,7 +10,7 @@
 
 #include "iopddl/io.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 // A private temporary directory, removed with everything in it when this goes.
@@ -74,4 +74,4 @@ std::string render_png(const std::string& script) {
   return png;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Runs gnuplot on `script` (which must set a PNG terminal and leave the output unset:
 // stdout) and returns the image. Throws OutputError saying why when gnuplot is missing
@@ -15,4 +15,4 @@ std::string render_png(const std::string& script);
 // `text` as a gnuplot string literal in single quotes (a quote inside is doubled).
 std::string gnuplot_string(const std::string& text);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -7,7 +7,7 @@
 #include "gnuplot.hpp"
 #include "iopddl/evaluate.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 std::vector<Total> usage_by_segment(const Problem& p, std::span<const Strategy> a) {
   std::vector<Total> diff(p.num_segments() + 1, 0);
@@ -115,4 +115,4 @@ std::string frontier_script(const std::vector<FrontierPoint>& points, const std:
   return s.str();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -10,7 +10,7 @@
 #include "../sweep/frontier.hpp"
 #include "iopddl/problem.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // The summed usage of the live nodes on each segment of compressed time.
 std::vector<Total> usage_by_segment(const Problem& problem, std::span<const Strategy> assignment);
@@ -36,4 +36,4 @@ MemoryPicture memory_picture(const Problem& problem, std::span<const Strategy> a
 // Cost and certified bound against the memory limit.
 std::string frontier_script(const std::vector<FrontierPoint>& points, const std::string& title);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

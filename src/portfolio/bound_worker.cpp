@@ -10,7 +10,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 BoundWorker::BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o,
                          const ExactOptions& exact)
@@ -155,4 +155,4 @@ BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& 
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

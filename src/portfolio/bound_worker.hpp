@@ -15,7 +15,7 @@
 #include "iopddl/options.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class BoundWorker {
  public:
@@ -63,4 +63,4 @@ class BoundWorker {
   double share_budget_ = 0;  // the budget of the last search above exact.prove-gap
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

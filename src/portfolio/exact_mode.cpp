@@ -35,7 +35,7 @@
 #include "portfolio.hpp"
 #include "worker.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Exact mode by dynamic programming: where the tables of bucket elimination along a min-fill
 // order hold at most exact.dp_entries entries (the work, known before it starts; planned
@@ -148,4 +148,4 @@ void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t roun
   for (auto& t : pool) t.join();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -13,7 +13,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/solve.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 constexpr std::size_t kEliminationMaxNodes = 5000;
 
@@ -133,4 +133,4 @@ std::string instance_info(const Problem& p, std::size_t regions) {
   return lines.out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

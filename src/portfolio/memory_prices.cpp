@@ -4,7 +4,7 @@
 
 #include "../lagrange/time_prices.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 MemoryPrices::MemoryPrices(const Reduced& r, const MemoryIndex& index, Pricing pricing, double unit,
                            const PriceOptions& o)
@@ -89,4 +89,4 @@ void MemoryPrices::set_absolute(const std::vector<double>& w) {
   for (std::size_t i = 0; i < w.size(); ++i) beta_[i] = w[i] / alpha_;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -13,7 +13,7 @@
 #include "iopddl/options.hpp"
 #include "iopddl/rng.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class MemoryPrices {
  public:
@@ -54,4 +54,4 @@ class MemoryPrices {
   double alpha_;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

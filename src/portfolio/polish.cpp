@@ -4,7 +4,7 @@
 
 #include "../local/descent.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 Polish::Polish(const Reduced& r, const MemoryIndex& index, const SolverOptions& o)
     : o_(o), list_(polish_neighbourhoods(r, index, o)), payoff_(list_.size(), o.polish.explore) {}
@@ -60,4 +60,4 @@ void Polish::by_payoff(const NeighbourhoodContext& c, const Hooks& hooks) {
   }
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -12,7 +12,7 @@
 #include "iopddl/options.hpp"
 #include "polish_schedule.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class Polish {
  public:
@@ -40,4 +40,4 @@ class Polish {
   PayoffSchedule payoff_;  // PolishSchedule::kPayoff: what each neighbourhood paid
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -12,7 +12,7 @@
 #include "iopddl/rng.hpp"
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class PayoffSchedule {
  public:
@@ -53,4 +53,4 @@ class PayoffSchedule {
   double explore_;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -11,7 +11,7 @@
 #include "iopddl/types.hpp"
 #include "shared_best.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class PolisherRole {
  public:
@@ -47,4 +47,4 @@ class PolisherRole {
   Total from_ = std::numeric_limits<Total>::max();  // the cost of the last answer taken up
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

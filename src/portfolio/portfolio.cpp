@@ -40,7 +40,7 @@
 #include "polish_schedule.hpp"
 #include "worker.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Cost per unit of usage at which memory starts to matter: the spread of node costs over
 // the spread of usages, summed over the reduced problem.
@@ -266,4 +266,4 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
   return done;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

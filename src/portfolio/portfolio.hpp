@@ -11,7 +11,7 @@
 #include "../reduce/reduced.hpp"
 #include "iopddl/solve.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class Worker;
 struct Evaluation;
@@ -98,4 +98,4 @@ class Portfolio {
   Total exact_cost_ = 0;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 PricedLabelling::PricedLabelling(const Reduced& r, const MemoryIndex& index,
                                  const CostNetwork& network, const SolverOptions& o,
@@ -54,4 +54,4 @@ void PricedLabelling::search(std::vector<Strategy>& x, const StopControl& stop) 
   skip_ = (1u << failures_) - 1;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

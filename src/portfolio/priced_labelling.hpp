@@ -18,7 +18,7 @@
 #include "iopddl/stop.hpp"
 #include "memory_prices.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class PricedLabelling {
  public:
@@ -66,4 +66,4 @@ class PricedLabelling {
   std::uint64_t budget_ = std::max<std::uint64_t>(o_.trws.search_nodes / 8, 1);
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -7,7 +7,7 @@
 
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // The best reduced answer of all workers in a timed run: a stagnating worker polishes it
 // rather than its own (deterministic runs leave it out: when a worker reads it would
@@ -36,4 +36,4 @@ class SharedBest {
   std::atomic<bool> stale_polish_{false};
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -3,7 +3,7 @@
 #include "../local/baseline.hpp"
 #include "iopddl/evaluate.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 std::optional<Total> offer_hint(const Problem& problem, std::span<const Strategy> hint,
                                 IncumbentStore& store) {
@@ -25,4 +25,4 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, StopCont
   return {};
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

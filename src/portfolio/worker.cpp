@@ -1,6 +1,6 @@
 #include "worker.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // `millions` of work units (--work-limit), saturating.
 std::uint64_t work_units(std::uint64_t millions) {
@@ -212,4 +212,4 @@ void Worker::offer(IncumbentStore& store, Log& log, const char* how) {
     log.info("worker %d (%s): cost %s", id_, how, to_string(e.cost).c_str());
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

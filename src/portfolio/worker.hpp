@@ -45,7 +45,7 @@
 #include "priced_labelling.hpp"
 #include "shared_best.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // `millions` of work units (--work-limit), saturating.
 std::uint64_t work_units(std::uint64_t millions);
@@ -194,4 +194,4 @@ class Worker {
   Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -6,7 +6,7 @@
 
 #include "reduced_builder.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 using presolve::sat_add;
 using presolve::saturate;
@@ -110,4 +110,4 @@ void ReducedBuilder::add_edges(const Problem& p, const presolve::Grouping& gr,
   }
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

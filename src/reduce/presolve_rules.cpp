@@ -6,7 +6,7 @@
 
 #include "reduced_builder.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 using presolve::sat_add;
 using presolve::saturate;
@@ -138,4 +138,4 @@ bool ReducedBuilder::functional(const Reduced& r, std::uint32_t e, bool u_to_v,
   return std::find(f.begin(), f.end(), -1) == f.end();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -5,7 +5,7 @@
 #include "../util/incidence.hpp"
 #include "reduced_builder.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 using presolve::Grouping;
 
@@ -258,4 +258,4 @@ std::size_t Reduced::contract_nearest(const std::vector<Strategy>& a,
   return changed;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

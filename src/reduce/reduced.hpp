@@ -18,7 +18,7 @@
 #include "iopddl/problem.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 struct PresolveStats {
   std::size_t rounds = 0;
@@ -117,4 +117,4 @@ class Reduced {
   friend class ReducedBuilder;
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -8,7 +8,7 @@
 #include "../util/incidence.hpp"
 #include "reduced.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace presolve {
 
 inline Cost saturate(Total v) {
@@ -70,4 +70,4 @@ class ReducedBuilder {
   static bool functional(const Reduced& r, std::uint32_t e, bool u_to_v, std::vector<Strategy>& f);
 };
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace {
 
@@ -87,4 +87,4 @@ RegionProblem region_problem(const Problem& p, std::span<const Strategy> x,
   return {std::move(b).build(), std::move(nodes)};
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

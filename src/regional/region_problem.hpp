@@ -17,7 +17,7 @@
 #include "iopddl/problem.hpp"
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 struct RegionProblem {
   Problem problem;            // the region's nodes first, in `nodes` order, then the padding
@@ -30,4 +30,4 @@ struct RegionProblem {
 RegionProblem region_problem(const Problem& p, std::span<const Strategy> x,
                              std::vector<NodeId> nodes, std::span<const Total> capacity);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

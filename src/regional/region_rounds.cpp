@@ -9,7 +9,7 @@
 #include "iopddl/solve.hpp"
 #include "region_problem.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 RegionRounds::RegionRounds(const Problem& p, const Reduced& r, const SolverOptions& o,
                            std::size_t regions, std::vector<Strategy> incumbent)
@@ -134,4 +134,4 @@ std::size_t change_bytes(const coordinator::RegionChange& c) {
   return 4 * sizeof(std::int64_t) + 2 * c.nodes.size() * sizeof(std::int64_t);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -19,7 +19,7 @@
 #include "iopddl/options.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 class RegionRounds {
  public:
@@ -71,4 +71,4 @@ std::vector<coordinator::RegionChange> unpack_changes(std::span<const std::int64
 // The bytes one change takes on the wire.
 std::size_t change_bytes(const coordinator::RegionChange& c);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -4,7 +4,7 @@
 #include "region_rounds.hpp"
 #include "whole_member.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
                            const DistributedOptions& d, StopControl& stop, IncumbentStore& store,
@@ -46,4 +46,4 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
   return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

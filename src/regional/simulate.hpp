@@ -20,9 +20,9 @@
 #include "iopddl/solve.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 SolveResult simulate_ranks(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
                            StopControl& stop, IncumbentStore& store, Log& log);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

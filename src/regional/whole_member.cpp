@@ -4,7 +4,7 @@
 
 #include "iopddl/evaluate.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 std::size_t region_count(std::size_t ranks, const DistributedOptions& d) {
   return std::max<std::size_t>(2, (ranks > 0 ? ranks - 1 : 0) * d.regions_per_rank);
@@ -31,4 +31,4 @@ coordinator::AssemblyOutcome end_round(const Problem& p, RegionRounds& rounds, P
   return outcome;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

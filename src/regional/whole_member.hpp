@@ -17,7 +17,7 @@
 #include "iopddl/options.hpp"
 #include "region_rounds.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Regions per round when `ranks` ranks take part (rank 0 the whole-problem member): the
 // region ranks' share each, at least two (one region is the whole problem, whose
@@ -36,4 +36,4 @@ coordinator::AssemblyOutcome end_round(const Problem& p, RegionRounds& rounds, P
                                        IncumbentStore& store,
                                        std::vector<coordinator::RegionChange> changes);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

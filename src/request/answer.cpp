@@ -4,7 +4,7 @@
 #include "iopddl/evaluate.hpp"
 #include "request_format.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 // Every step at which assignment `a` reaches its peak `peak` (steps are the request's live
@@ -137,4 +137,4 @@ std::string answer_proto(const RequestAnswer& a) {
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -13,7 +13,7 @@
 #include "request_fields.hpp"
 #include "request_format.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 std::string request_number(double x) {
   char text[32];
@@ -365,4 +365,4 @@ XlaRequest convert_request(const Request& r, const LiveBytes* live_bytes, const 
   return Conversion(r, live_bytes, source, options).run();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

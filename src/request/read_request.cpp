@@ -10,7 +10,7 @@
 #include "iopddl/iopddl.hpp"
 #include "request_format.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 // Collects the text-format parser's first error with its position.
@@ -98,4 +98,4 @@ Problem read_input_file(const std::string& path, const StopControl* stop,
   return p;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -12,7 +12,7 @@
 #include "iopddl/iopddl.hpp"
 #include "request_format.hpp"
 
-namespace iopddl::request_fields {
+namespace iopddl::inline v0::request_fields {
 
 inline std::string at(const char* field, std::size_t i) {
   return std::string(field) + "[" + std::to_string(i) + "]";
@@ -180,4 +180,4 @@ inline double cost_scale(const Request& r, std::size_t n) {
     for (const double c : table.costs()) range.see(c);
   return choose_cost_scale(range);
 }
-}  // namespace iopddl::request_fields
+}  // namespace iopddl::inline v0::request_fields

@@ -10,7 +10,7 @@
 #include "auto_sharding_request.pb.h"
 #include "xla_request.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 namespace pb = iopddl::xla;
 using Request = pb::AutoShardingSolverRequest;
@@ -25,4 +25,4 @@ using LiveBytes = std::vector<std::pair<const std::uint8_t*, int>>;
 XlaRequest convert_request(const Request& r, const LiveBytes* live_bytes, const std::string& source,
                            const RequestOptions& options);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -8,7 +8,7 @@
 #include "iopddl/iopddl.hpp"
 #include "request_format.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 using Tables = std::map<std::pair<NodeId, NodeId>, std::vector<Total>>;
@@ -129,4 +129,4 @@ std::string write_request(const Problem& p, bool text) {
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -14,7 +14,7 @@
 #include "iopddl/problem.hpp"
 #include "iopddl/solve.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // A request converted to a Problem, with what it takes to answer it in its own terms.
 //  - Node v of the problem is node v of the request; time t is the request's step t.
@@ -112,4 +112,4 @@ RequestAnswer answer_request(const XlaRequest& request, const Problem& problem, 
 // The answer as our result message (binary); `solve --output` writes it as JSON.
 std::string answer_proto(const RequestAnswer& answer);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <span>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 std::vector<FrontierPoint> cost_memory_frontier(const Problem& problem, int points,
                                                 const SolverOptions& options,
@@ -44,4 +44,4 @@ std::vector<FrontierPoint> cost_memory_frontier(const Problem& problem, int poin
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -11,7 +11,7 @@
 #include "iopddl/stop.hpp"
 #include "limit_solve.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 struct FrontierPoint {
   Usage limit = 0;
@@ -28,4 +28,4 @@ std::vector<FrontierPoint> cost_memory_frontier(const Problem& problem, int poin
                                                 const SolverOptions& options,
                                                 const StopControl& stop, Log& log);
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

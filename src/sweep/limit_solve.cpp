@@ -6,7 +6,7 @@
 #include "iopddl/incumbent.hpp"
 #include "iopddl/solve.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 Total least_peak(const Problem& p) {
   return evaluate(p, least_memory_assignment(p)).peak_usage;
@@ -46,4 +46,4 @@ LimitSolve solve_at_limit(const Problem& problem, std::optional<Usage> limit,
   return out;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -12,7 +12,7 @@
 #include "iopddl/result.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // What a solve at one limit found: the best answer (if any) and what is certain about every
 // answer whose peak is within the limit.
@@ -40,4 +40,4 @@ LimitSolve solve_at_limit(const Problem& problem, std::optional<Usage> limit,
                           const SolverOptions& options, const StopControl& parent, double seconds,
                           Log& log, std::span<const Strategy> hint = {});
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

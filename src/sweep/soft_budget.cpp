@@ -8,7 +8,7 @@
 #include "iopddl/evaluate.hpp"
 #include "limit_solve.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 // A solve at `limit`: it bounds every answer whose peak is at most `limit` (the solve
@@ -179,4 +179,4 @@ SoftOutcome solve_soft_budget(const Problem& problem, const SoftBudget& soft,
   return SoftSearch(problem, soft, options, stop, store, log).run(hint);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -20,7 +20,7 @@
 #include "iopddl/problem.hpp"
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 struct SoftBudget {
   Usage budget = 0;
@@ -48,4 +48,4 @@ SoftOutcome solve_soft_budget(const Problem& problem, const SoftBudget& soft,
                               const SolverOptions& options, const StopControl& stop,
                               IncumbentStore& store, Log& log, std::span<const Strategy> hint = {});
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

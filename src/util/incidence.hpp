@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 template <class Node>
 void build_incidence(std::size_t nodes, const std::vector<Node>& eu, const std::vector<Node>& ev,
@@ -25,4 +25,4 @@ void build_incidence(std::size_t nodes, const std::vector<Node>& eu, const std::
   }
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -4,7 +4,7 @@
 
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 bool IncumbentStore::offer(const std::vector<Strategy>& a, Total cost, const std::string& source) {
   Improvement told{};
@@ -85,4 +85,4 @@ double relative_gap(Total cost, Total bound) {
   return scale > 0 ? diff / scale : std::numeric_limits<double>::infinity();
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

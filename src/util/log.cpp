@@ -2,7 +2,7 @@
 
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 void Log::info(const char* fmt, ...) {
   if (quiet_ || out_ == nullptr) return;
@@ -16,9 +16,9 @@ void Log::info(const char* fmt, ...) {
   std::fflush(out_);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 void Log::close(const std::function<void()>& last_words) {
   std::lock_guard lock(mutex_);
@@ -26,4 +26,4 @@ void Log::close(const std::function<void()>& last_words) {
   if (out_ != nullptr) out_ = stderr;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

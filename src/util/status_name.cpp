@@ -2,7 +2,7 @@
 // that readers and their fuzz targets link without it).
 #include "iopddl/result.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 const char* status_name(SolveStatus status) {
   switch (status) {
@@ -18,4 +18,4 @@ const char* status_name(SolveStatus status) {
   return "no solution";
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

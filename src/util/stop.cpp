@@ -1,6 +1,6 @@
 #include "iopddl/stop.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 namespace {
 
 class SteadyTime final : public TimeSource {
@@ -15,4 +15,4 @@ const TimeSource& TimeSource::steady() {
   return time;
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 // Raises the calling thread's nice value by `by` (capped at 19); a failure leaves it as
 // it was (the priority is a preference, never a requirement).
@@ -22,4 +22,4 @@ inline void lower_thread_priority(int by) {
   setpriority(PRIO_PROCESS, tid, std::min(19, now + by));
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

@@ -7,7 +7,7 @@
 
 #include "iopddl/types.hpp"
 
-namespace iopddl {
+namespace iopddl::inline v0 {
 
 struct TotalHalves {
   std::int64_t high;
@@ -30,4 +30,4 @@ inline std::int64_t low_bits(Total v) {
   return static_cast<std::int64_t>(split_total(v).low);
 }
 
-}  // namespace iopddl
+}  // namespace iopddl::inline v0

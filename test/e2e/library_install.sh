@@ -38,6 +38,24 @@ instance=$work/generated.json
 if [[ "$(tail -n 1 "$work/library.out")" != "$(tail -n 1 "$work/cli.out")" ]]; then
   echo "library and command line differ in deterministic mode"; exit 1
 fi
+# As XLA would embed it: a program that also has the contest's own iopddl::Problem (another
+# layout, the same name) and sets no C++ standard links and runs (the library's names live
+# in iopddl::v0 and its target asks for C++20); the library exports its public API only.
+cmake -S "$source/test/e2e/xla_embedding" -B "$work/embedding" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  > "$work/configure-embedding.log" || { cat "$work/configure-embedding.log"; exit 1; }
+cmake --build "$work/embedding" > "$work/build-embedding.log" 2>&1 ||
+  { cat "$work/build-embedding.log"; exit 1; }
+embedded=$("$work/embedding/xla_embedding") || { echo "embedding: exit $?: $embedded"; exit 1; }
+[[ $embedded == "library optimal 55, contest side 55" ]] || { echo "embedding: $embedded"; exit 1; }
+"$bin" convert "$source/examples/example.json" "$work/example.pb" 2> /dev/null
+answered=$("$work/embedding/xla_embedding" "$work/example.pb")
+[[ $answered == "request 445 optimal" ]] || { echo "solve_request: $answered"; exit 1; }
+exported=$(nm -D --defined-only "$work/prefix/lib/libiopddl.so" | c++filt)
+[[ $exported == *"iopddl::v0::solve("* ]] || { echo "solve not exported"; exit 1; }
+for internal in Portfolio DualAscent Reduced:: WindowSearch; do
+  [[ $exported != *"$internal"* ]] || { echo "internal $internal exported"; exit 1; }
+done
+
 # The Python package, imported from the prefix (when this build has it).
 site=$(find "$work/prefix" -path '*dist-packages/iopddl/__init__.py' | head -n 1)
 if [[ -n $site ]]; then
