@@ -6,14 +6,19 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "iopddl/generate.hpp"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/request.hpp"
 #include "plot/gnuplot.hpp"
 #include "plot/pictures.hpp"
 #include "xla_request.hpp"
@@ -221,6 +226,16 @@ py::tuple memory_profile(const Problem& p, const py::handle& assignment) {
   return py::make_tuple(starts, ends, usage);
 }
 
+void check_node(const Problem& p, NodeId v) {
+  if (v >= p.num_nodes()) throw py::index_error("node " + std::to_string(v) + " does not exist");
+}
+
+std::string problem_json(const Problem& p) {
+  std::ostringstream out;
+  write_problem_json(out, p);
+  return out.str();
+}
+
 py::dict evaluation(const Problem& p, const py::handle& assignment) {
   const Evaluation e = evaluate(p, strategies_from(assignment, "assignment"));
   py::dict d;
@@ -264,7 +279,7 @@ py::list history(const std::vector<Improvement>& list, bool with_source) {
 PyResult solve_py(const Problem& problem, double time_limit, int threads, const py::object& seed,
                   bool deterministic, const py::object& work_limit, const py::object& hint,
                   const py::object& cost_cutoff, double gap_limit, const py::object& callback,
-                  bool log) {
+                  const py::object& log) {
   RunOptions o;
   o.time_limit = time_limit;
   o.solver.threads = threads;
@@ -274,7 +289,20 @@ PyResult solve_py(const Problem& problem, double time_limit, int threads, const 
   o.solver.gap_limit = gap_limit;
   if (!hint.is_none()) o.hint = strategies_from(hint, "hint");
   if (!cost_cutoff.is_none()) o.cost_cutoff = from_python_total(cost_cutoff, "cost_cutoff");
-  if (log) o.log = stderr;
+  // log: True for the process's stderr, or a file descriptor the lines are written to (the
+  // Python layer reads them into the logging module); closed when the solve ends.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> log_file(nullptr, &std::fclose);
+  if (py::isinstance<py::bool_>(log)) {
+    if (log.cast<bool>()) o.log = stderr;
+  } else if (py::isinstance<py::int_>(log)) {
+    const int fd = ::dup(log.cast<int>());
+    if (fd < 0 || !(log_file.reset(::fdopen(fd, "w")), log_file))
+      throw InputError("log: not a file descriptor open for writing");
+    std::setvbuf(log_file.get(), nullptr, _IOLBF, 0);
+    o.log = log_file.get();
+  } else if (!log.is_none()) {
+    throw InputError("log: expected True, False or a file descriptor");
+  }
   if (!callback.is_none())  // (returning False stops the solve: its answer is kept)
     o.on_improvement = [&callback, cancel = o.cancel](const Progress& p) {
       py::gil_scoped_acquire gil;
@@ -343,6 +371,51 @@ PYBIND11_MODULE(_core, m) {
                       "from_arrays or load)",
                       py::dynamic_attr())
       .def_property_readonly("name", &Problem::name)
+      .def(
+          "costs",
+          [](const Problem& p, NodeId v) {
+            check_node(p, v);
+            return std::vector<Cost>(p.costs(v).begin(), p.costs(v).end());
+          },
+          py::arg("node"), "The node's cost per strategy")
+      .def(
+          "usages",
+          [](const Problem& p, NodeId v) {
+            check_node(p, v);
+            return std::vector<Usage>(p.usages(v).begin(), p.usages(v).end());
+          },
+          py::arg("node"), "The node's memory usage per strategy")
+      .def(
+          "interval",
+          [](const Problem& p, NodeId v) {
+            check_node(p, v);
+            return py::make_tuple(p.interval_lo(v), p.interval_hi(v));
+          },
+          py::arg("node"), "The node's live interval [lo, hi)")
+      .def(
+          "edge",
+          [](const Problem& p, EdgeId e) {
+            if (e >= p.num_edges())
+              throw py::index_error("edge " + std::to_string(e) + " does not exist");
+            return py::make_tuple(
+                p.edge_u(e), p.edge_v(e),
+                std::vector<Cost>(p.edge_costs(e).begin(), p.edge_costs(e).end()));
+          },
+          py::arg("edge"), "(u, v, costs): the edge's nodes and its row-major cost table")
+      .def(
+          "save",
+          [](const Problem& p, const std::string& path) { write_file(path, problem_json(p)); },
+          py::arg("path"), "Writes the problem as contest JSON (through links, to FIFOs)")
+      .def(py::pickle(
+          [](const py::object& self) {
+            return py::make_tuple(problem_json(self.cast<const Problem&>()), self.attr("__dict__"));
+          },
+          [](const py::tuple& state) {
+            const std::string json = state[0].cast<std::string>();
+            std::string padded = json + std::string(64, '\0');
+            return std::make_pair(parse_problem(padded.data(), json.size(), "pickle"),
+                                  state[1].cast<py::dict>());
+          }))
       .def_property_readonly("usage_limit", &Problem::usage_limit)
       .def_property_readonly("num_nodes", &Problem::num_nodes)
       .def_property_readonly("num_edges", &Problem::num_edges)
@@ -383,7 +456,18 @@ PYBIND11_MODULE(_core, m) {
             throw InputError("cost_scale: must be a number above 0 and at most 10^12");
           o.cost_scale = scale;
         }
-        return read_input_file(path, nullptr, nullptr, o);
+        std::optional<XlaRequest> q;
+        py::object problem = py::cast(read_input_file(path, nullptr, &q, o));
+        if (q) {  // results in the request's units (the Python layer reads these)
+          problem.attr("cost_scale") = q->cost_scale;
+          problem.attr("cost_offset") = q->offset;
+          problem.attr("max_rounding_error") = q->max_rounding_error;
+          problem.attr("soft_budget") =
+              q->budget && q->overbudget_coeff
+                  ? py::cast(std::make_pair(*q->budget, *q->overbudget_coeff))
+                  : py::none();
+        }
+        return problem;
       },
       py::arg("path"), py::arg("ignore_unsupported_fields") = false,
       py::arg("cost_scale") = py::none(),
@@ -422,7 +506,10 @@ PYBIND11_MODULE(_core, m) {
       py::arg("max_strategies") = GeneratorOptions{}.max_strategies,
       "A generated instance, as `iopddl generate` writes (the memory family's shape: "
       "isolated_share, hub_share, strategies_mean, max_strategies)");
-  m.def("evaluate", &evaluation, py::arg("problem"), py::arg("assignment"));
+  m.def("evaluate", &evaluation, py::arg("problem"), py::arg("assignment"),
+        "The reference evaluator: a dict of valid, error, cost, node_cost, edge_cost, "
+        "peak_usage, peak_time, usage_limit, feasible, first_violation, forbidden_picks "
+        "(costs in the problem's integer units)");
   m.def(
       "choose_cost_scale",
       [](double least, double most, bool integral) {
@@ -508,4 +595,39 @@ PYBIND11_MODULE(_core, m) {
         py::arg("work_limit") = 2500, py::arg("hint") = py::none(),
         py::arg("cost_cutoff") = py::none(), py::arg("gap_limit") = 0.0,
         py::arg("callback") = py::none(), py::arg("log") = false);
+  m.def(
+      "solve_request",
+      [](const py::bytes& request, double time_limit, int threads, const py::object& seed,
+         bool deterministic, const py::object& work_limit, bool ignore_unsupported_fields) {
+        RunOptions o;
+        o.time_limit = time_limit;
+        o.solver.threads = threads;
+        o.solver.seed = unsigned_arg(seed, "seed", 0, UINT64_MAX);
+        o.solver.deterministic = deterministic;
+        o.solver.work_limit = unsigned_arg(work_limit, "work_limit", 0, UINT64_MAX);
+        const std::string bytes = request;
+        RequestResult r;
+        {
+          py::gil_scoped_release release;
+          r = solve_request(bytes, o, ignore_unsupported_fields);
+        }
+        py::dict d;
+        d["status"] = status_text(r.status);
+        d["s_val"] = r.s_val;
+        d["cost"] = r.cost;
+        d["is_optimal"] = r.is_optimal;
+        d["peak_times"] = r.peak_times;
+        d["peak_usage"] = r.peak_usage;
+        d["overbudget_cost"] = r.overbudget_cost;
+        d["lower_bound"] = r.lower_bound ? py::cast(*r.lower_bound) : py::none();
+        d["message"] = r.message;
+        d["response"] = py::bytes(r.response);
+        return d;
+      },
+      py::arg("request"), py::arg("time_limit") = 10.0, py::arg("threads") = 0, py::arg("seed") = 1,
+      py::arg("deterministic") = false, py::arg("work_limit") = 2500,
+      py::arg("ignore_unsupported_fields") = false,
+      "Answers a serialized XLA AutoShardingSolverRequest in its own terms, as XLA's pass "
+      "would (a soft budget weighed, fractional costs never 'optimal'): a dict of the "
+      "response's fields, and 'response', the serialized AutoShardingSolverResult");
 }

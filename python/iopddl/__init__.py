@@ -18,10 +18,15 @@ found so far (``result.interrupted`` is then true). Bad input raises ``iopddl.In
 (a ValueError) naming the offending node, edge or argument.
 """
 
+import logging
+import math
 import numbers
+import os
+import threading
 
 from . import _core, _floats
-from ._core import InputError, Problem, ProblemBuilder, __version__, evaluate, generate, load
+from ._core import (InputError, Problem, ProblemBuilder, __version__, evaluate, generate, load,
+                    solve_request)
 from ._result import Result
 
 __all__ = [
@@ -35,6 +40,7 @@ __all__ = [
     "generate",
     "load",
     "solve",
+    "solve_request",
 ]
 
 
@@ -111,20 +117,42 @@ def solve(problem, time_limit=10.0, threads=0, seed=1, deterministic=False, work
     gap_limit: stop once (cost - bound) / cost is at most this.
     callback(seconds, cost, source, assignment): called on each better answer (cost in the
     problem's units); returning False stops the solve, which keeps its answer.
-    log: progress lines on the process's stderr.
+    log: True for progress lines on the process's stderr, or a logging.Logger that gets
+    each line at INFO level.
     """
     scale = getattr(problem, "cost_scale", 1.0)
+    offset = getattr(problem, "cost_offset", 0.0)
     if isinstance(hint, dict):
         hint = _hint_by_name(problem, hint)
-    if cost_cutoff is not None and scale != 1:
-        cost_cutoff = int(-(-cost_cutoff * scale // 1))  # (rounded up: cheaper still counts)
-    if callback is not None and scale != 1:
+    if cost_cutoff is not None and (scale != 1 or offset != 0):
+        cost_cutoff = math.ceil(cost_cutoff * scale - offset)  # (up: cheaper still counts)
+    if callback is not None and (scale != 1 or offset != 0):
         user = callback
-        callback = lambda seconds, cost, source, a: user(seconds, cost / scale, source, a)  # noqa: E731
-    core = _core.solve(problem, time_limit=time_limit, threads=threads, seed=seed,
-                       deterministic=deterministic, work_limit=work_limit, hint=hint,
-                       cost_cutoff=cost_cutoff, gap_limit=gap_limit, callback=callback, log=log)
-    return Result(core, problem)
+        callback = lambda s, cost, source, a: user(s, (cost + offset) / scale, source, a)  # noqa: E731
+    options = dict(time_limit=time_limit, threads=threads, seed=seed,
+                   deterministic=deterministic, work_limit=work_limit, hint=hint,
+                   cost_cutoff=cost_cutoff, gap_limit=gap_limit, callback=callback)
+    if isinstance(log, logging.Logger):
+        return Result(_solve_logged(problem, options, log), problem)
+    return Result(_core.solve(problem, log=bool(log), **options), problem)
+
+
+def _solve_logged(problem, options, logger):
+    """The solve with its progress lines read from a pipe into `logger`."""
+    read_end, write_end = os.pipe()
+
+    def pump():
+        with os.fdopen(read_end, "r", errors="replace") as lines:
+            for line in lines:
+                logger.info("%s", line.rstrip("\n"))
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    try:
+        return _core.solve(problem, log=write_end, **options)
+    finally:
+        os.close(write_end)  # (the solve wrote through its own copy, closed by now)
+        reader.join()
 
 
 def _hint_by_name(problem, hint):

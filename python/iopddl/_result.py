@@ -18,24 +18,32 @@ class Result:
         self._r = core
         self._problem = problem
         self._scale = getattr(problem, "cost_scale", 1.0)
+        self._offset = getattr(problem, "cost_offset", 0.0)
         self._rounded = getattr(problem, "max_rounding_error", 0.0) > 0
+        # A loaded request's soft budget (budget, coeff): solved here under the hard limit.
+        self._soft = getattr(problem, "soft_budget", None)
 
     def _units(self, x):
-        if x is None or self._scale == 1:
+        if x is None or (self._scale == 1 and self._offset == 0):
             return x
-        return x / self._scale
+        return (x + self._offset) / self._scale
 
     @property
     def status(self):
         """'optimal', 'feasible', 'infeasible' or 'no solution'."""
         s = self._r.status
-        return "feasible" if s == "optimal" and self._rounded else s
+        return "feasible" if s == "optimal" and (self._rounded or self._soft) else s
 
     @property
     def note(self):
         """Why: what proved optimality, a hint refused, the rounding of float costs."""
         note = self._r.note
-        if self._rounded and self._r.status == "optimal":
+        if self._soft is not None:
+            note = (f"answered under the hard limit {self._problem.usage_limit}: the request's "
+                    f"soft budget {self._soft[0]} (overbudget_coeff {self._soft[1]!r}) is not "
+                    f"weighed here, and cost includes its overrun penalty; "
+                    f"iopddl.solve_request weighs it ({note})")
+        elif self._rounded and self._r.status == "optimal":
             note = (f"optimal for the costs scaled by {self._scale!r} and rounded (largest relative "
                     f"rounding error {self._problem.max_rounding_error:.3g}); not proven for the "
                     f"costs as given ({note})")
@@ -56,13 +64,16 @@ class Result:
     @property
     def cost(self):
         """The answer's cost in the problem's units (None without an answer)."""
-        return self._units(self._r.cost)
+        cost = self._units(self._r.cost)
+        if cost is not None and self._soft is not None:
+            cost += self._soft[1] * max(0, self.peak_usage - self._soft[0])
+        return cost
 
     @property
     def bound(self):
         """A certified lower bound on the optimum in the problem's units (or None). With
-        rounded float costs it bounds the rounded problem."""
-        return self._units(self._r.bound)
+        rounded float costs it bounds the rounded problem; none for a soft budget solved under the hard limit."""
+        return None if self._soft is not None else self._units(self._r.bound)
 
     @property
     def improvements(self):

@@ -251,6 +251,55 @@ def test_the_transformer_tutorial_runs_end_to_end(tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_problems_show_their_parts_save_and_pickle(tmp_path):
+    import pickle
+    problem = iopddl.from_arrays(
+        costs=[[1.5e-3, 3.0e-3], [2.0e-3, 2.5e-3]], usages=[[80, 40], [60, 30]],
+        intervals=[[0, 2], [1, 3]], edges=[[0, 1]], edge_costs=[[0, 1, 1, 0]],
+        usage_limit=100, node_names=["a", "b"])
+    assert problem.usages(1) == [60, 30] and problem.interval(1) == (1, 3)
+    assert problem.costs(0) == [round(1.5e-3 * problem.cost_scale), round(3.0e-3 * problem.cost_scale)]
+    u, v, table = problem.edge(0)
+    assert (u, v) == (0, 1) and len(table) == 4
+    with pytest.raises(IndexError, match="node 2 does not exist"):
+        problem.costs(2)
+    again = pickle.loads(pickle.dumps(problem))
+    assert again.node_names == ["a", "b"] and again.cost_scale == problem.cost_scale
+    assert iopddl.solve(again, **deterministic()).plan == iopddl.solve(problem, **deterministic()).plan
+    problem.save(str(tmp_path / "saved.json"))
+    assert iopddl.load(str(tmp_path / "saved.json")).costs(1) == problem.costs(1)
+
+
+def test_progress_lines_go_to_a_logger(caplog):
+    import logging
+    problem = iopddl.generate(family="memory", nodes=300, seed=1)
+    with caplog.at_level(logging.INFO, logger="iopddl-test"):
+        iopddl.solve(problem, log=logging.getLogger("iopddl-test"), **deterministic())
+    lines = [r.getMessage() for r in caplog.records if r.name == "iopddl-test"]
+    assert lines and all(line.startswith("# [") for line in lines), lines[:3]
+
+
+@pytest.mark.skipif(BIN is None, reason="needs IOPDDL_BIN to convert the example")
+def test_requests_from_python_are_answered_in_their_units(tmp_path):
+    request = tmp_path / "example.pb"
+    subprocess.run([BIN, "convert", EXAMPLE, str(request)], check=True, capture_output=True)
+    loaded = iopddl.load(str(request))
+    r = iopddl.solve(loaded, **deterministic())
+    assert r.cost == 445 and r.status == "optimal"  # (shifted by 130 inside, not here)
+    answer = iopddl.solve_request(request.read_bytes(), time_limit=2)
+    assert answer["cost"] == 445 and answer["is_optimal"] and answer["s_val"] == [0, 0, 2, 1, 0]
+    # A soft budget: solve() answers under the hard limit and says so; solve_request weighs it.
+    text = tmp_path / "example.textproto"
+    subprocess.run([BIN, "convert", EXAMPLE, str(text)], check=True, capture_output=True)
+    soft = tmp_path / "soft.textproto"
+    soft.write_text(text.read_text().replace("memory_budget: 50", "memory_budget: 45")
+                    + "overbudget_coeff { coeff: 1 }\n")
+    s = iopddl.solve(iopddl.load(str(soft)), **deterministic())
+    assert s.status == "feasible" and "solve_request weighs it" in s.note and s.bound is None
+    weighed = iopddl.solve_request(soft.read_bytes(), time_limit=2)
+    assert weighed["is_optimal"] and weighed["cost"] <= s.cost
+
+
 def test_a_float_usage_limit_is_refused_in_one_line():
     with pytest.raises(TypeError) as e:
         iopddl.from_arrays([[1]], [[1]], [[0, 1]], [], [], usage_limit=2.5)
@@ -453,6 +502,6 @@ def test_load_request_options(tmp_path):
         iopddl.load(str(path))
     problem = iopddl.load(str(path), ignore_unsupported_fields=True, cost_scale=4)
     result = iopddl.solve(problem, time_limit=1)
-    assert result.cost == 3  # 0.75 x 4
+    assert result.cost == 0.75 and result.scaled_cost == 3  # in the request's units; 0.75 x 4 inside
     with pytest.raises(iopddl.InputError, match="cost_scale"):
         iopddl.load(str(path), ignore_unsupported_fields=True, cost_scale=0)
