@@ -279,7 +279,7 @@ py::list history(const std::vector<Improvement>& list, bool with_source) {
 PyResult solve_py(const Problem& problem, double time_limit, int threads, const py::object& seed,
                   bool deterministic, const py::object& work_limit, const py::object& hint,
                   const py::object& cost_cutoff, double gap_limit, const py::object& callback,
-                  const py::object& log) {
+                  const py::object& log, const py::object& bound_callback) {
   RunOptions o;
   o.time_limit = time_limit;
   o.solver.threads = threads;
@@ -309,6 +309,11 @@ PyResult solve_py(const Problem& problem, double time_limit, int threads, const 
       const py::object said = callback(p.seconds, to_python(p.cost), p.source,
                                        as_array({p.assignment.begin(), p.assignment.end()}));
       if (said.is(py::bool_(false))) cancel.cancel();
+    };
+  if (!bound_callback.is_none())  // (as the callback: False stops the solve)
+    o.on_bound = [&bound_callback, cancel = o.cancel](const Improvement& b) {
+      py::gil_scoped_acquire gil;
+      if (bound_callback(b.seconds, to_python(b.cost)).is(py::bool_(false))) cancel.cancel();
     };
   PyResult out;
   std::exception_ptr failed;
@@ -594,7 +599,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("threads") = 0, py::arg("seed") = 1, py::arg("deterministic") = false,
         py::arg("work_limit") = 2500, py::arg("hint") = py::none(),
         py::arg("cost_cutoff") = py::none(), py::arg("gap_limit") = 0.0,
-        py::arg("callback") = py::none(), py::arg("log") = false);
+        py::arg("callback") = py::none(), py::arg("log") = false,
+        py::arg("bound_callback") = py::none());
   m.def(
       "solve_request",
       [](const py::bytes& request, double time_limit, int threads, const py::object& seed,

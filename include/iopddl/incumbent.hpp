@@ -39,6 +39,11 @@ class IOPDDL_API IncumbentStore {
   std::vector<Strategy> assignment() const;
   std::vector<Improvement> history() const;
 
+  // Called after each offer that raises the bound, outside the store's lock, one call at a
+  // time (with the improvement listener's calls too) and with strictly increasing bounds.
+  // Set it before the solve starts; it must not throw.
+  using BoundListener = std::function<void(const Improvement&)>;
+  void set_bound_listener(BoundListener listener) { bound_listener_ = std::move(listener); }
   // A certified lower bound on the optimum; returns true if it beats the best so far.
   bool offer_bound(Total bound, const std::string& source);
   std::optional<Total> bound() const;
@@ -65,6 +70,8 @@ class IOPDDL_API IncumbentStore {
   std::mutex listener_mutex_;  // held while the listener runs
   std::optional<Total> told_;  // the last cost the listener was told
   std::optional<Total> bound_;
+  BoundListener bound_listener_;
+  std::optional<Total> told_bound_;  // the last bound the bound listener was told
   std::vector<Improvement> bound_history_;
 };
 

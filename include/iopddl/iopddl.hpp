@@ -101,6 +101,9 @@ struct IOPDDL_API Progress {
 // decreasing costs. Keep it short: the thread that found the answer waits for it. An
 // exception thrown by it cancels the solve and is rethrown by solve().
 using ImprovementCallback = std::function<void(const Progress&)>;
+// Called on each better certified bound (Improvement: seconds, bound as `cost`, source),
+// under the same rules as the improvement callback (one call at a time, with it too).
+using BoundCallback = std::function<void(const Improvement&)>;
 
 struct IOPDDL_API RunOptions {
   // Seed, threads, deterministic mode and its work limit, gap limit and every tuning value
@@ -117,6 +120,7 @@ struct IOPDDL_API RunOptions {
   // Only answers cheaper than this count: if none is found, the status is kNoSolution.
   std::optional<Total> cost_cutoff;
   ImprovementCallback on_improvement;
+  BoundCallback on_bound;
   Cancellation cancel;
   // Progress lines ("# [t] ...") go here; nullptr: silent.
   std::FILE* log = nullptr;

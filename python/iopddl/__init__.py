@@ -106,7 +106,8 @@ def from_arrays(costs, usages, intervals, edges, edge_costs, usage_limit=None, n
 
 
 def solve(problem, time_limit=10.0, threads=0, seed=1, deterministic=False, work_limit=2500,
-          hint=None, cost_cutoff=None, gap_limit=0.0, callback=None, log=False):
+          hint=None, cost_cutoff=None, gap_limit=0.0, callback=None, log=False,
+          bound_callback=None):
     """Solves `problem`; returns a ``Result``.
 
     time_limit: seconds (0: none; a gap limit, deterministic mode or a callback must end
@@ -117,6 +118,8 @@ def solve(problem, time_limit=10.0, threads=0, seed=1, deterministic=False, work
     gap_limit: stop once (cost - bound) / cost is at most this.
     callback(seconds, cost, source, assignment): called on each better answer (cost in the
     problem's units); returning False stops the solve, which keeps its answer.
+    bound_callback(seconds, bound): called on each better certified bound (in the problem's
+    units), one call at a time with the callback's; returning False stops the solve too.
     log: True for progress lines on the process's stderr, or a logging.Logger that gets
     each line at INFO level.
     """
@@ -129,9 +132,13 @@ def solve(problem, time_limit=10.0, threads=0, seed=1, deterministic=False, work
     if callback is not None and (scale != 1 or offset != 0):
         user = callback
         callback = lambda s, cost, source, a: user(s, (cost + offset) / scale, source, a)  # noqa: E731
+    if bound_callback is not None and (scale != 1 or offset != 0):
+        told = bound_callback
+        bound_callback = lambda s, bound: told(s, (bound + offset) / scale)  # noqa: E731
     options = dict(time_limit=time_limit, threads=threads, seed=seed,
                    deterministic=deterministic, work_limit=work_limit, hint=hint,
-                   cost_cutoff=cost_cutoff, gap_limit=gap_limit, callback=callback)
+                   cost_cutoff=cost_cutoff, gap_limit=gap_limit, callback=callback,
+                   bound_callback=bound_callback)
     if isinstance(log, logging.Logger):
         return Result(_solve_logged(problem, options, log), problem)
     return Result(_core.solve(problem, log=bool(log), **options), problem)

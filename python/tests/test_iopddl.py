@@ -300,6 +300,20 @@ def test_requests_from_python_are_answered_in_their_units(tmp_path):
     assert weighed["is_optimal"] and weighed["cost"] <= s.cost
 
 
+def test_bounds_are_streamed_and_can_stop_the_solve():
+    problem = iopddl.generate(family="memory", nodes=3000, seed=3)
+    bounds, costs = [], []
+    r = iopddl.solve(problem, time_limit=3, threads=2, callback=lambda s, c, src, a: costs.append(c),
+                     bound_callback=lambda s, b: bounds.append(b))
+    assert bounds and bounds == sorted(set(bounds)) and bounds[-1] == r.bound
+    assert all(b <= r.cost for b in bounds)
+    # No time limit: only the bound callback's False can end this solve.
+    seen = []
+    stopped = iopddl.solve(problem, time_limit=0, threads=2,
+                           bound_callback=lambda s, b: seen.append(b) or False)
+    assert seen and stopped.bound >= seen[0]
+
+
 def test_a_float_usage_limit_is_refused_in_one_line():
     with pytest.raises(TypeError) as e:
         iopddl.from_arrays([[1]], [[1]], [[0, 1]], [], [], usage_limit=2.5)

@@ -93,6 +93,16 @@ RunResult solve(const Problem& problem, const RunOptions& o) {
         stop.request_stop();
       }
     });
+  if (o.on_bound)
+    store.set_bound_listener([&](const Improvement& b) {
+      if (thrown) return;
+      try {
+        o.on_bound(b);
+      } catch (...) {
+        thrown = std::current_exception();
+        stop.request_stop();
+      }
+    });
   Log log(o.log, &stop);
   SolveResult solved;
   try {

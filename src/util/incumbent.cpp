@@ -50,10 +50,21 @@ std::vector<Improvement> IncumbentStore::history() const {
 }
 
 bool IncumbentStore::offer_bound(Total bound, const std::string& source) {
-  std::lock_guard lock(mutex_);
-  if (bound_ && bound <= *bound_) return false;
-  bound_ = bound;
-  bound_history_.push_back({clock_ ? clock_->elapsed() : 0.0, bound, source});
+  Improvement told;
+  {
+    std::lock_guard lock(mutex_);
+    if (bound_ && bound <= *bound_) return false;
+    bound_ = bound;
+    told = {clock_ ? clock_->elapsed() : 0.0, bound, source};
+    bound_history_.push_back(told);
+  }
+  if (bound_listener_) {
+    std::lock_guard lock(listener_mutex_);
+    if (!told_bound_ || bound > *told_bound_) {
+      told_bound_ = bound;
+      bound_listener_(told);
+    }
+  }
   return true;
 }
 
