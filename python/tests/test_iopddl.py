@@ -314,6 +314,24 @@ def test_bounds_are_streamed_and_can_stop_the_solve():
     assert seen and stopped.bound >= seen[0]
 
 
+def test_the_type_stub_matches_the_package():
+    import ast
+    import inspect
+    stub = ast.parse(open(os.path.join(os.path.dirname(iopddl.__file__), "__init__.pyi")).read())
+    names = {n.name for n in stub.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    assert set(iopddl.__all__) - {"__version__"} <= names, set(iopddl.__all__) - names
+    functions = {n.name: n for n in stub.body if isinstance(n, ast.FunctionDef)}
+    for name in ("from_arrays", "solve"):
+        a = functions[name].args
+        stubbed = [x.arg for x in a.args + a.kwonlyargs]
+        assert stubbed == list(inspect.signature(getattr(iopddl, name)).parameters), name
+    result = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Result")
+    members = {getattr(n, "target", n).id if isinstance(n, ast.AnnAssign) else n.name
+               for n in result.body if isinstance(n, (ast.AnnAssign, ast.FunctionDef))}
+    public = {m for m in dir(iopddl.Result) if not m.startswith("_")}
+    assert public == members, public ^ members
+
+
 def test_a_float_usage_limit_is_refused_in_one_line():
     with pytest.raises(TypeError) as e:
         iopddl.from_arrays([[1]], [[1]], [[0, 1]], [], [], usage_limit=2.5)
