@@ -18,6 +18,7 @@
 
 #include "iopddl/generate.hpp"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "iopddl/request.hpp"
 #include "plot/gnuplot.hpp"
 #include "plot/pictures.hpp"

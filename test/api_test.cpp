@@ -6,6 +6,7 @@
 
 #include "iopddl/generate.hpp"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "support.hpp"
 
 using namespace iopddl;

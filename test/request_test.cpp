@@ -13,6 +13,7 @@
 
 #include "auto_sharding_request.pb.h"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "support.hpp"
 #include "xla_request.hpp"
 

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "iopddl/export.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/options.hpp"
@@ -20,14 +19,14 @@
 namespace iopddl::inline v0 {
 
 // Whether this binary was built with the MPI layer (IOPDDL_WITH_MPI).
-IOPDDL_API bool built_with_mpi();
+bool built_with_mpi();
 // True when this process was started by mpirun/srun (always false without MPI).
-IOPDDL_API bool launched_by_mpi();
+bool launched_by_mpi();
 
 // MPI for the lifetime of the object: initialised (threads funneled: only the main thread
 // calls MPI) when `start` is true, finalised by the destructor. Signals that the caller
 // blocks before creating it stay blocked in MPI's own threads.
-class IOPDDL_API MpiSession {
+class MpiSession {
  public:
   explicit MpiSession(bool start);
   ~MpiSession();
@@ -62,37 +61,36 @@ class IOPDDL_API MpiSession {
 // The distributed solve over every process of `session` (see src/mpi/distributed.hpp).
 // Throws InputError for a bad --resume file; `checkpoint_error` (if given) holds why the
 // last checkpoint could not be written ("" once one is). Needs an active session.
-IOPDDL_API SolveResult solve_distributed(const MpiSession& session, const Problem& problem,
-                                         const SolverOptions& options,
-                                         const DistributedOptions& distributed, StopControl& stop,
-                                         IncumbentStore& store, Log& log,
-                                         std::atomic<bool>& checkpoint_request,
-                                         std::string* checkpoint_error = nullptr);
+SolveResult solve_distributed(const MpiSession& session, const Problem& problem,
+                              const SolverOptions& options, const DistributedOptions& distributed,
+                              StopControl& stop, IncumbentStore& store, Log& log,
+                              std::atomic<bool>& checkpoint_request,
+                              std::string* checkpoint_error = nullptr);
 
 // `iopddl bound` over every process of `session`: one region of the reduced graph per
 // process, the multipliers owned and stepped by rank 0, whose `store` gets the bound (see
 // src/mpi/coordinator.hpp); as solve_bound otherwise, without its proof searches. Needs an
 // active session.
-IOPDDL_API BoundOutcome bound_distributed(const MpiSession& session, const Problem& problem,
-                                          const SolverOptions& options, std::uint64_t max_steps,
-                                          StopControl& stop, IncumbentStore& store, Log& log);
+BoundOutcome bound_distributed(const MpiSession& session, const Problem& problem,
+                               const SolverOptions& options, std::uint64_t max_steps,
+                               StopControl& stop, IncumbentStore& store, Log& log);
 
 // Checkpoints outside the distributed loop (a run without mpirun, the end of every run, a
 // signal): puts the incumbent into the checkpoint at `path` unless one of this instance at
 // least as good is there, and the certified `bound` when higher (see src/mpi/checkpoint.hpp).
 // Returns whether it wrote; throws OutputError naming the file. Builds without MPI have no
 // checkpoints: it does nothing there.
-IOPDDL_API bool refresh_checkpoint(const Problem& problem, const std::string& path,
-                                   const std::vector<Strategy>& incumbent, Total cost,
-                                   std::optional<Total> bound, double elapsed);
+bool refresh_checkpoint(const Problem& problem, const std::string& path,
+                        const std::vector<Strategy>& incumbent, Total cost,
+                        std::optional<Total> bound, double elapsed);
 
 // What a run without mpirun resumes from (--resume): the checkpoint's incumbent and
 // certified bound. Throws InputError for a checkpoint of another instance or a corrupt one.
-struct IOPDDL_API ResumePoint {
+struct ResumePoint {
   std::vector<Strategy> assignment;  // empty: none
   std::optional<Total> bound;
   double elapsed = 0;
 };
-IOPDDL_API ResumePoint read_resume_point(const Problem& problem, const std::string& path);
+ResumePoint read_resume_point(const Problem& problem, const std::string& path);
 
 }  // namespace iopddl::inline v0

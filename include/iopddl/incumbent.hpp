@@ -11,20 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "iopddl/export.hpp"
+#include "iopddl/result.hpp"
 #include "iopddl/types.hpp"
 
 namespace iopddl::inline v0 {
 
 class StopControl;
 
-struct IOPDDL_API Improvement {
-  double seconds;  // since process start
-  Total cost;
-  std::string source;  // which solver component found it
-};
-
-class IOPDDL_API IncumbentStore {
+class IncumbentStore {
  public:
   explicit IncumbentStore(const StopControl* clock) : clock_(clock) {}
   // Offers a memory-feasible assignment with its exact cost; returns true if it is kept.
@@ -76,6 +70,6 @@ class IOPDDL_API IncumbentStore {
 };
 
 // The gap of `cost` to `bound`, as IncumbentStore::gap() defines it.
-IOPDDL_API double relative_gap(Total cost, Total bound);
+double relative_gap(Total cost, Total bound);
 
 }  // namespace iopddl::inline v0

@@ -28,11 +28,10 @@
 #include "iopddl/cost_scale.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/export.hpp"
-#include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/options.hpp"
 #include "iopddl/problem.hpp"
-#include "iopddl/solve.hpp"
+#include "iopddl/result.hpp"
 #include "iopddl/types.hpp"
 
 namespace iopddl::inline v0 {

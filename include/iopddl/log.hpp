@@ -7,13 +7,11 @@
 #include <functional>
 #include <mutex>
 
-#include "iopddl/export.hpp"
-
 namespace iopddl::inline v0 {
 
 class StopControl;
 
-class IOPDDL_API Log {
+class Log {
  public:
   Log(std::FILE* out, const StopControl* clock, bool quiet = false)
       : out_(out), clock_(clock), quiet_(quiet) {}

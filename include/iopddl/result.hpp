@@ -22,6 +22,13 @@ enum class SolveStatus {
 // "optimal", "feasible", "infeasible", "no solution": as the JSON result and the log say.
 IOPDDL_API const char* status_name(SolveStatus status);
 
+// An improvement of the best cost (or of the certified bound) during a solve.
+struct IOPDDL_API Improvement {
+  double seconds;  // since process start
+  Total cost;
+  std::string source;  // which solver component found it
+};
+
 // What one neighbourhood of the workers' polish cost and gained, summed over the workers
 // (of this process).
 struct IOPDDL_API NeighbourhoodReport {

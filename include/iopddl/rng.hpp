@@ -3,11 +3,9 @@
 
 #include <cstdint>
 
-#include "iopddl/export.hpp"
-
 namespace iopddl::inline v0 {
 
-class IOPDDL_API Rng {
+class Rng {
  public:
   explicit Rng(std::uint64_t seed, std::uint64_t stream = 0, std::uint64_t worker = 0) {
     std::uint64_t x = seed ^ (stream * 0x9E3779B97F4A7C15ull) ^ (worker * 0xD1B54A32D192ED03ull);

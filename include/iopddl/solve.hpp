@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "iopddl/export.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/options.hpp"
@@ -22,19 +21,17 @@ namespace iopddl::inline v0 {
 // is exhausted; every feasible improvement is offered to `store` as it is found. `hint`,
 // when not empty, is a warm start of one strategy per node (checked by the caller): kept if
 // feasible, repaired under the limit first if not. Whether it was used is in the note.
-IOPDDL_API SolveResult solve(const Problem& problem, const SolverOptions& options,
-                             StopControl& stop, IncumbentStore& store, Log& log,
-                             std::span<const Strategy> hint = {});
+SolveResult solve(const Problem& problem, const SolverOptions& options, StopControl& stop,
+                  IncumbentStore& store, Log& log, std::span<const Strategy> hint = {});
 
 // Offers `hint` (none if empty) to `store` if it is a feasible assignment; returns its cost
 // if the store kept it.
-IOPDDL_API std::optional<Total> offer_hint(const Problem& problem, std::span<const Strategy> hint,
-                                           IncumbentStore& store);
+std::optional<Total> offer_hint(const Problem& problem, std::span<const Strategy> hint,
+                                IncumbentStore& store);
 
 // The solver core: presolve, priced TRW-S workers, repair and local search.
-IOPDDL_API SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options,
-                                       StopControl& stop, IncumbentStore& store, Log& log,
-                                       std::span<const Strategy> hint = {});
+SolveResult solve_portfolio(const Problem& problem, const SolverOptions& options, StopControl& stop,
+                            IncumbentStore& store, Log& log, std::span<const Strategy> hint = {});
 
 // `iopddl bound`: the whole budget on the certified lower bound (the baseline's answer, and
 // any priced labelling that fits, as the target of the multipliers' steps), until `stop`
@@ -42,13 +39,12 @@ IOPDDL_API SolveResult solve_portfolio(const Problem& problem, const SolverOptio
 // (0: no such limit). The bound and its history are in `store`. Returns the multipliers per time
 // segment (empty without a memory limit, or when the instance is proven infeasible: then `status`
 // says so).
-struct IOPDDL_API BoundOutcome {
+struct BoundOutcome {
   SolveStatus status = SolveStatus::kNoSolution;
   std::vector<double> multipliers;
   std::uint64_t steps = 0;
 };
-IOPDDL_API BoundOutcome solve_bound(const Problem& problem, const SolverOptions& options,
-                                    StopControl& stop, IncumbentStore& store, Log& log,
-                                    std::uint64_t max_steps = 0);
+BoundOutcome solve_bound(const Problem& problem, const SolverOptions& options, StopControl& stop,
+                         IncumbentStore& store, Log& log, std::uint64_t max_steps = 0);
 
 }  // namespace iopddl::inline v0

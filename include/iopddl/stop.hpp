@@ -9,8 +9,6 @@
 #include <cstdint>
 #include <limits>
 
-#include "iopddl/export.hpp"
-
 namespace iopddl::inline v0 {
 
 using Clock = std::chrono::steady_clock;
@@ -27,7 +25,7 @@ inline Clock::time_point time_after(Clock::time_point t, double seconds) {
 
 // Where a stop control reads the time: the steady clock, or a test's own clock, so that
 // timeout paths are tested at exact points without sleeping.
-class IOPDDL_API TimeSource {
+class TimeSource {
  public:
   virtual ~TimeSource() = default;
   virtual Clock::time_point now() const = 0;
@@ -39,13 +37,13 @@ class IOPDDL_API TimeSource {
 // tick (StopPoll::tick): message entries, delta evaluations, search nodes. Owned by that
 // thread, never shared: the same seed gives the same work at every step, so a run
 // bounded by it stops at the same point of its search every time.
-struct IOPDDL_API WorkMeter {
+struct WorkMeter {
   std::uint64_t done = 0;
   std::uint64_t limit = UINT64_MAX;
   bool spent() const { return done >= limit; }
 };
 
-class IOPDDL_API StopControl {
+class StopControl {
  public:
   // `start` is the process start; `seconds` the total budget from it (<= 0: none; a budget
   // past the clock's range is none too). `time` must outlive the stop control.
@@ -130,7 +128,7 @@ class IOPDDL_API StopControl {
 // The one place long loops poll a stop control: tick(units) once per step, with the work
 // of the step (charged to the stop control's meter, if any), and every `period` ticks it
 // asks whether to stop (reading the clock costs about as much as 100 cheap steps).
-class IOPDDL_API StopPoll {
+class StopPoll {
  public:
   explicit StopPoll(const StopControl* stop, std::uint32_t period = 1024)
       : stop_(stop), period_(period) {}

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/stop.hpp"
 

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 
 namespace iopddl::inline v0 {
 

@@ -12,6 +12,7 @@
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "option_table.hpp"
 #include "portfolio/instance_info.hpp"
 #include "run.hpp"

@@ -22,6 +22,7 @@
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "plot_command.hpp"
 #include "process_clock.hpp"
 #include "run.hpp"

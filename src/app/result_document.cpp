@@ -4,6 +4,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 
 namespace iopddl::inline v0::app {
 namespace {

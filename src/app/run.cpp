@@ -11,6 +11,7 @@
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "plain_checkpoints.hpp"
 #include "run_state.hpp"
 #include "signals.hpp"

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "request_fields.hpp"
 #include "request_format.hpp"
 

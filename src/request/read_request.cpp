@@ -8,6 +8,7 @@
 #include <climits>
 
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "request_format.hpp"
 
 namespace iopddl::inline v0 {

@@ -10,6 +10,7 @@
 
 #include "iopddl/cost_scale.hpp"
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "request_format.hpp"
 
 namespace iopddl::inline v0::request_fields {

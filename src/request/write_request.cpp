@@ -6,6 +6,7 @@
 #include <map>
 
 #include "iopddl/iopddl.hpp"
+#include "iopddl/solve.hpp"
 #include "request_format.hpp"
 
 namespace iopddl::inline v0 {
