@@ -201,6 +201,7 @@ TEST_CASE("every file of the bad-input corpus gets a clear error naming the elem
       {"interval_shape.json", "nodes.intervals[1]: expected 2 entries [lo, hi], found 1"},
       {"edge_count.json", "edges.nodes has 5 entries but edges.costs has 4"},
       {"duplicate_key.json", "problem.nodes: duplicate key"},
+      {"request.textproto", "if this is an XLA AutoShardingSolverRequest, solve_request"},
   };
   for (auto [file, expected] : cases) {
     CAPTURE(file);

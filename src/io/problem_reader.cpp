@@ -362,6 +362,19 @@ Problem parse_problem(const char* bytes, std::size_t size, const std::string& so
 
 Problem read_problem(const std::string& path, const StopControl* stop) {
   FileBytes bytes = read_file_bytes(path, simdjson::SIMDJSON_PADDING, stop);
+  // (Contest JSON only: a request needs its own reader, which answers in its terms.)
+  switch (input_kind(bytes.data(), bytes.size)) {
+    case InputKind::kText:
+    case InputKind::kBinary:
+      throw InputError(path +
+                       ": expected a JSON object (contest JSON); if this is an XLA "
+                       "AutoShardingSolverRequest, solve_request (iopddl/request.hpp) answers "
+                       "it in its own terms and `iopddl convert` writes it as contest JSON");
+    case InputKind::kNone:
+      throw InputError(not_an_input(path, bytes.data(), bytes.size));
+    case InputKind::kJson:
+      break;
+  }
   return parse_problem(bytes.data(), bytes.size, path, stop);
 }
 
