@@ -23,11 +23,13 @@ Total most_peak(const Problem& p) {
 
 LimitSolve solve_at_limit(const Problem& problem, std::optional<Usage> limit,
                           const SolverOptions& options, const StopControl& parent, double seconds,
-                          Log& log, std::span<const Strategy> hint) {
+                          Log& log, std::span<const Strategy> hint,
+                          const IncumbentStore::Listener& listener) {
   const Problem at = problem.with_usage_limit(limit);
   StopControl stop(parent, seconds);
   if (options.deterministic) stop.ignore_deadline();  // (the parent's requests still stop it)
   IncumbentStore store(&stop);
+  if (listener) store.set_listener(listener);
   const SolveResult result = solve(at, options, stop, store, log, hint);
   LimitSolve out;
   out.limit = limit;

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "iopddl/incumbent.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/options.hpp"
 #include "iopddl/problem.hpp"
@@ -35,9 +36,11 @@ Total most_peak(const Problem& problem);
 
 // Solves `problem` with its usage limit replaced by `limit`, for at most `seconds` (within
 // `parent`'s deadline; in deterministic mode the solver's own work limit bounds it instead),
-// starting from `hint` when it is not empty. Lines go to `log`.
+// starting from `hint` when it is not empty. Lines go to `log`; `listener`, when set, hears
+// each improvement as it is found (as IncumbentStore's listener does).
 LimitSolve solve_at_limit(const Problem& problem, std::optional<Usage> limit,
                           const SolverOptions& options, const StopControl& parent, double seconds,
-                          Log& log, std::span<const Strategy> hint = {});
+                          Log& log, std::span<const Strategy> hint = {},
+                          const IncumbentStore::Listener& listener = {});
 
 }  // namespace iopddl::inline v0

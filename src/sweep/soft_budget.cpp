@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -52,24 +53,35 @@ class SoftSearch {
 
  private:
   LimitSolve solve(std::optional<Usage> limit, double seconds, std::span<const Strategy> hint) {
-    LimitSolve s = solve_at_limit(p_, limit, o_, stop_, seconds, log_, hint);
+    // Every improvement of the solve is weighed as it comes, so that the run's store (which
+    // a signal prints) always holds the best answer found so far.
+    LimitSolve s = solve_at_limit(p_, limit, o_, stop_, seconds, log_, hint,
+                                  [&](const Improvement& i, const std::vector<Strategy>& a) {
+                                    consider(a, i.cost, evaluate(p_, a).peak_usage);
+                                  });
     ++out_.solves;
     if (s.has) {
-      const long double f = static_cast<long double>(s.cost) + overrun_penalty(soft_, s.peak);
       log_.info("soft budget: limit %s: cost %s, peak %s, objective %s%s",
                 limit ? std::to_string(*limit).c_str() : "none", to_string(s.cost).c_str(),
-                to_string(s.peak).c_str(), text(f).c_str(),
+                to_string(s.peak).c_str(),
+                text(static_cast<long double>(s.cost) + overrun_penalty(soft_, s.peak)).c_str(),
                 s.proven ? " (proven at this limit)" : "");
-      if (!out_.has || f < out_.objective) {
-        out_.has = true;
-        out_.assignment = s.assignment;
-        out_.cost = s.cost;
-        out_.peak = s.peak;
-        out_.objective = f;
-        store_.offer(s.assignment, static_cast<Total>(std::llround(f)), "soft budget");
-      }
+      consider(s.assignment, s.cost, s.peak);
     }
     return s;
+  }
+
+  // An answer of cost `cost` peaking at `peak`: kept if its objective is the best so far.
+  void consider(const std::vector<Strategy>& a, Total cost, Total peak) {
+    const long double f = static_cast<long double>(cost) + overrun_penalty(soft_, peak);
+    std::lock_guard lock(mutex_);  // (the solvers' threads call it too)
+    if (out_.has && !(f < out_.objective)) return;
+    out_.has = true;
+    out_.assignment = a;
+    out_.cost = cost;
+    out_.peak = peak;
+    out_.objective = f;
+    store_.offer(a, static_cast<Total>(std::llround(f)), "soft budget");
   }
 
   void add(std::size_t at, Total limit, LimitSolve s) {
@@ -160,6 +172,7 @@ class SoftSearch {
   IncumbentStore& store_;
   Log& log_;
   Total least_ = 0;
+  std::mutex mutex_;           // guards out_'s answer while a solve runs
   double total_ = 0;           // seconds the whole search had
   bool last_ = false;          // the last solve has run
   std::vector<Point> points_;  // by limit
