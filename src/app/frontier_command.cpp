@@ -71,7 +71,7 @@ void FrontierCommand::add(CLI::App& app) {
   cmd->add_flag("--quiet,-q", quiet, "No progress lines");
 }
 
-int FrontierCommand::run(Clock::time_point start) const {
+int FrontierCommand::run() const {
   try {
     if (!output.empty()) check_output_path("--output", output, file);
     if (!png.empty()) check_output_path("--png", png, file);
@@ -79,10 +79,11 @@ int FrontierCommand::run(Clock::time_point start) const {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitUsage;
   }
-  StopControl stop(start, time_limit);
-  Log log(quiet ? nullptr : stderr, &stop);
   std::optional<XlaRequest> q;
-  const Problem p = read_input_file(file, &stop, &q, request);
+  const Problem p = read_input_file(file, nullptr, &q, request);
+  // (The time limit is the solves': reading the file does not count.)
+  StopControl stop(Clock::now(), time_limit);
+  Log log(quiet ? nullptr : stderr, &stop);
   if (q && (q->offset != 0 || q->cost_scale != 1))
     std::fprintf(stderr,
                  "note: %s: cost and bound are the converted problem's (offset %.17g, scale "

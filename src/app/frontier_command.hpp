@@ -19,7 +19,7 @@ struct FrontierCommand {
   RequestOptions request;
   CLI::App* cmd = nullptr;
   void add(CLI::App& app);
-  int run(Clock::time_point start) const;
+  int run() const;
 };
 
 }  // namespace iopddl::inline v0::app

@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
   try {
     if (*solve.cmd) return solve.run(process_start);
     if (*bound.cmd) return bound.run(process_start);
-    if (*frontier.cmd) return frontier.run(process_start);
+    if (*frontier.cmd) return frontier.run();
     if (*plot.cmd) return plot.run();
     if (files.chosen()) return files.run();
     return contest.run(app, process_start);

@@ -33,6 +33,9 @@ assert all(r["proven"] == "yes" and int(r["bound"]) == int(r["cost"]) for r in r
 assert all(int(r["peak"]) <= int(r["limit"]) for r in rows), rows
 PY
 [[ $(png_size "$work/front.png") == 960x600 ]]
+# The time limit is the solves': reading the file does not eat it.
+"$bin" frontier "$example" -n 3 -t 0.01 -q -o "$work/short.csv"
+[[ $(wc -l < "$work/short.csv") -ge 3 ]] || { echo "short frontier: $(cat "$work/short.csv")"; exit 1; }
 
 "$bin" solve "$example" -t 2 -q --output "$work/result.json" > "$work/out"
 touch "$work/target.png"
