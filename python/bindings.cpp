@@ -18,8 +18,8 @@
 
 #include "iopddl/generate.hpp"
 #include "iopddl/iopddl.hpp"
-#include "iopddl/solve.hpp"
 #include "iopddl/request.hpp"
+#include "iopddl/solve.hpp"
 #include "plot/gnuplot.hpp"
 #include "plot/pictures.hpp"
 #include "xla_request.hpp"
@@ -210,19 +210,14 @@ py::tuple memory_profile(const Problem& p, const py::handle& assignment) {
   const std::vector<Strategy> a = strategies_from(assignment, "assignment");
   const Evaluation e = evaluate(p, a);
   if (!e.valid) throw InputError("assignment: " + e.error);
-  const std::size_t k = p.num_segments();
-  std::vector<Total> diff(k + 1, 0);
-  for (NodeId v = 0; v < p.num_nodes(); ++v) {
-    diff[p.seg_lo(v)] += p.usages(v)[a[v]];
-    diff[p.seg_hi(v)] -= p.usages(v)[a[v]];
-  }
-  py::array_t<std::int64_t> starts(static_cast<py::ssize_t>(k)), ends(static_cast<py::ssize_t>(k));
+  const std::vector<Total> used = usage_by_segment(p, a);
+  const auto k = static_cast<py::ssize_t>(used.size());
+  py::array_t<std::int64_t> starts(k), ends(k);
   py::list usage;
-  Total running = 0;
-  for (std::size_t i = 0; i < k; ++i) {
-    starts.mutable_at(static_cast<py::ssize_t>(i)) = p.times()[i];
-    ends.mutable_at(static_cast<py::ssize_t>(i)) = p.times()[i + 1];
-    usage.append(to_python(running += diff[i]));
+  for (py::ssize_t i = 0; i < k; ++i) {
+    starts.mutable_at(i) = p.times()[static_cast<std::size_t>(i)];
+    ends.mutable_at(i) = p.times()[static_cast<std::size_t>(i) + 1];
+    usage.append(to_python(used[static_cast<std::size_t>(i)]));
   }
   return py::make_tuple(starts, ends, usage);
 }
