@@ -53,12 +53,14 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, Cost
   s << "set terminal png noenhanced size 1000," << (history ? 900 : 560) << "\n";
   if (history) s << "set multiplot layout 2,1\n";
   s << "set title "
-    << gnuplot_string("memory over time: peak " + to_string(e.peak_usage) + " at time " +
-                      std::to_string(e.peak_time))
+    << gnuplot_string(used.empty() ? std::string("memory over time: no node is ever live")
+                                   : "memory over time: peak " + to_string(e.peak_usage) +
+                                         " at time " + std::to_string(e.peak_time))
     << "\nset xlabel 'time'\nset ylabel 'memory'\nset grid\nset key top right\n"
     << "set format y '%.3g'\n$usage << EOD\n";
   for (std::size_t i = 0; i < used.size(); ++i) s << times[i] << " " << to_string(used[i]) << "\n";
   if (!used.empty()) s << times.back() << " " << to_string(used.back()) << "\n";
+  if (used.empty()) s << "0 0\n1 0\n";  // (no time at all: a flat line at 0, not an error)
   s << "EOD\n";
   std::string names;
   for (const auto& [u, v] : live) {

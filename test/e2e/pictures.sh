@@ -53,6 +53,16 @@ assert max(int(r["usage"]) for r in rows) == int(sys.argv[2]), (rows, sys.argv[2
 assert all(int(r["start"]) < int(r["end"]) for r in rows), rows
 PY
 
+# A problem where no node is ever live: a flat picture, not an error.
+cat > "$work/nomem.json" <<'JSON'
+{"problem": {"name": "nomem", "nodes": {"intervals": [[0, 0], [0, 0]],
+ "costs": [[1, 2], [3, 1]], "usages": [[10, 20], [15, 5]]},
+ "edges": {"nodes": [[0, 1]], "costs": [[0, 1, 1, 0]]}}}
+JSON
+"$bin" solve "$work/nomem.json" -t 1 -q > "$work/nomem.out"
+"$bin" plot "$work/nomem.json" "$work/nomem.out" -o "$work/nomem.png"
+[[ $(png_size "$work/nomem.png") == 1000x560 ]]
+
 # No gnuplot on the PATH: a clear error, exit 6.
 mkdir "$work/empty"
 status=0
