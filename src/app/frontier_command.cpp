@@ -15,6 +15,9 @@
 namespace iopddl::inline v0::app {
 namespace {
 
+// How long the files may take to write once the solves are over (a reader at a FIFO).
+constexpr double kWriteGraceSeconds = 10;
+
 std::string number(double x) {
   char b[64];
   std::snprintf(b, sizeof b, "%.17g", x);
@@ -91,10 +94,14 @@ int FrontierCommand::run() const {
                  file.c_str(), q->offset, q->cost_scale);
   const std::vector<FrontierPoint> front = cost_memory_frontier(p, points, solver, stop, log);
   const std::string csv = frontier_csv(front, q);
+  // The solves are over: a FIFO nobody reads is given up after a grace (exit 6), not waited
+  // for forever.
+  const auto deadline = time_after(Clock::now(), kWriteGraceSeconds);
   if (!png.empty())
-    write_file(png, render_png(frontier_script(front, "cost-memory frontier of " + file)));
+    write_file(png, render_png(frontier_script(front, "cost-memory frontier of " + file)),
+               deadline);
   if (output.empty()) return print_text(csv);
-  write_file(output, csv);
+  write_file(output, csv, deadline);
   return kExitOk;
 }
 

@@ -53,6 +53,13 @@ assert max(int(r["usage"]) for r in rows) == int(sys.argv[2]), (rows, sys.argv[2
 assert all(int(r["start"]) < int(r["end"]) for r in rows), rows
 PY
 
+# A FIFO nobody reads: frontier gives up after its grace and says so (exit 6), no hang.
+mkfifo "$work/nobody"
+status=0
+timeout 120 "$bin" frontier "$example" -n 2 -t 0.5 -q -o "$work/nobody" 2> "$work/err" || status=$?
+[[ $status == 6 ]] && grep -q "no reader opened the FIFO" "$work/err" ||
+  { echo "frontier to an unread FIFO: exit $status: $(cat "$work/err")"; exit 1; }
+
 # A problem where no node is ever live: a flat picture, not an error.
 cat > "$work/nomem.json" <<'JSON'
 {"problem": {"name": "nomem", "nodes": {"intervals": [[0, 0], [0, 0]],
