@@ -52,7 +52,7 @@ std::string result_document(Run& run, const std::vector<Strategy>& a, bool has,
   d["gap"] = gap ? Json(*gap) : Json();  // (an infinite gap is written as null)
   Json& bounds = d["bounds"] = Json::array();
   for (const auto& b : run.store.bound_history())
-    bounds.push_back({{"seconds", b.seconds}, {"bound", b.cost}});
+    bounds.push_back({{"seconds", b.seconds}, {"bound", b.cost}, {"source", b.source}});
   Json& neighbourhoods = d["neighbourhoods"] = Json::array();
   for (const NeighbourhoodReport& n : run.neighbourhoods)
     neighbourhoods.push_back({{"name", n.name},

@@ -171,9 +171,12 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
                to_string(e.cost).c_str(), to_string(e.peak_usage).c_str(),
                problem.usage_limit() ? std::to_string(*problem.usage_limit()).c_str() : "none",
                e.forbidden_picks, run.status.c_str(), note.empty() ? "" : ": ", note.c_str());
-  if (const auto bound = run.store.bound())
-    run.log.info("certified lower bound %s, gap %.4f%%", to_string(*bound).c_str(),
+  if (const auto bound = run.store.bound()) {
+    const auto history = run.store.bound_history();  // (the last entry is the bound's)
+    run.log.info("certified lower bound %s (by %s), gap %.4f%%", to_string(*bound).c_str(),
+                 history.empty() ? "?" : history.back().source.c_str(),
                  100 * relative_gap(e.cost, *bound));
+  }
   if (run.request) {
     const RequestAnswer answer = request_answer(run, run.store.assignment(), true);
     run.log.info("request: cost %.17g in its units, status %s%s%s", answer.cost,

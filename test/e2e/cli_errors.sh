@@ -43,6 +43,13 @@ grep -q -- '--stats: expected true or false, found "maybe"' err.txt || fail "mes
 "$bin" solve "$src/examples/example.json" --config cfg.toml -o res.json > out.txt || fail "config run"
 "$bin" evaluate --json "$src/examples/example.json" res.json | grep -q '"cost":445' || fail "result"
 grep -q '"status":"optimal"' res.json || fail "the example's optimum is not reported as proven: $(cat res.json)"
+# Every bound says which method certified it, in the result and in the log.
+python3 -c '
+import json, sys
+bounds = json.load(open("res.json"))["bounds"]
+assert bounds and all(b["source"] for b in bounds), bounds
+' || fail "bounds without their method: $(cat res.json)"
+grep -q "certified lower bound 445 (by " out.txt || fail "the log's bound names no method: $(cat out.txt)"
 grep -q '"neighbourhoods":\[' res.json || fail "the result has no neighbourhood statistics: $(cat res.json)"
 echo "[0, 0, 1, 1, 0]" > over.txt
 "$bin" evaluate "$src/examples/example.json" over.txt > /dev/null; rc=$?
