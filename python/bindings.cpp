@@ -226,6 +226,14 @@ void check_node(const Problem& p, NodeId v) {
   if (v >= p.num_nodes()) throw py::index_error("node " + std::to_string(v) + " does not exist");
 }
 
+// A node's costs or usages (`of`) as a list, once the node is known to exist.
+std::vector<std::int64_t> per_strategy(const Problem& p, NodeId v,
+                                       std::span<const std::int64_t> (Problem::*of)(NodeId) const) {
+  check_node(p, v);
+  const auto values = (p.*of)(v);
+  return {values.begin(), values.end()};
+}
+
 std::string problem_json(const Problem& p) {
   std::ostringstream out;
   write_problem_json(out, p);
@@ -373,18 +381,10 @@ PYBIND11_MODULE(_core, m) {
                       py::dynamic_attr())
       .def_property_readonly("name", &Problem::name)
       .def(
-          "costs",
-          [](const Problem& p, NodeId v) {
-            check_node(p, v);
-            return std::vector<Cost>(p.costs(v).begin(), p.costs(v).end());
-          },
+          "costs", [](const Problem& p, NodeId v) { return per_strategy(p, v, &Problem::costs); },
           py::arg("node"), "The node's cost per strategy")
       .def(
-          "usages",
-          [](const Problem& p, NodeId v) {
-            check_node(p, v);
-            return std::vector<Usage>(p.usages(v).begin(), p.usages(v).end());
-          },
+          "usages", [](const Problem& p, NodeId v) { return per_strategy(p, v, &Problem::usages); },
           py::arg("node"), "The node's memory usage per strategy")
       .def(
           "interval",
@@ -422,8 +422,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("num_edges", &Problem::num_edges)
       .def("strategies",
            [](const Problem& p, NodeId v) {
-             if (v >= p.num_nodes())
-               throw py::index_error("node " + std::to_string(v) + " does not exist");
+             check_node(p, v);
              return p.strategies(v);
            })
       .def("__repr__", [](const Problem& p) {

@@ -29,6 +29,12 @@ struct IOPDDL_API Evaluation {
 
 IOPDDL_API Evaluation evaluate(const Problem& problem, std::span<const Strategy> assignment);
 
+// The nodes live at `time` (in the input's units) that use memory under `assignment`, with
+// their usage, heaviest first (ties by node).
+IOPDDL_API std::vector<std::pair<NodeId, Usage>> live_usages(const Problem& problem,
+                                                             std::span<const Strategy> assignment,
+                                                             std::int64_t time);
+
 // Why no assignment fits the usage limit: with every node at its least usage (ties to the
 // least cost), the summed usage at `time` (in the input's units) is `least_peak`, above the
 // limit; that is the least limit any assignment can meet. `live` holds every node live

@@ -18,12 +18,6 @@ namespace {
 // How long the files may take to write once the solves are over (a reader at a FIFO).
 constexpr double kWriteGraceSeconds = 10;
 
-std::string number(double x) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
-
 // One row per limit; for a request, its costs in its own units too.
 std::string frontier_csv(const std::vector<FrontierPoint>& points,
                          const std::optional<XlaRequest>& q) {
@@ -38,11 +32,11 @@ std::string frontier_csv(const std::vector<FrontierPoint>& points,
     else
       out << ",";
     out << "," << to_string(s.bound) << ","
-        << (s.has ? number(relative_gap(s.cost, s.bound)) : std::string()) << ","
-        << (s.proven ? "yes" : "no") << "," << number(p.seconds);
+        << (s.has ? request_number(relative_gap(s.cost, s.bound)) : std::string()) << ","
+        << (s.proven ? "yes" : "no") << "," << request_number(p.seconds);
     if (q) {
       const auto units = [&](Total x) {
-        return number((static_cast<double>(x) + q->offset) / q->cost_scale);
+        return request_number((static_cast<double>(x) + q->offset) / q->cost_scale);
       };
       out << "," << (s.has ? units(s.cost) : std::string()) << "," << units(s.bound);
     }

@@ -240,8 +240,9 @@ std::string solve_plain(Run& run, const Problem& problem, SolveResult& result) {
     checkpoints.emplace(problem, run.store, run.stop, run.log, settings.distributed,
                         run.checkpoint_request);
   if (run.weighing) {
-    const SoftOutcome soft = solve_soft_budget(problem, *soft_budget(*run.request), o, run.stop,
-                                               run.store, run.log, hint);
+    const SoftBudget budget = *soft_budget(*run.request);
+    const SoftOutcome soft =
+        solve_soft_budget(problem, budget, o, run.stop, run.store, run.log, hint);
     {
       std::lock_guard lock(run.mutex);
       run.weighing->bound = soft.bound;
@@ -250,8 +251,7 @@ std::string solve_plain(Run& run, const Problem& problem, SolveResult& result) {
                     : soft.has  ? SolveStatus::kFeasible
                                 : SolveStatus::kNoSolution;
     result.note = "soft budget: cost " + to_string(soft.cost) + " and overrun penalty " +
-                  std::to_string(
-                      static_cast<double>(overrun_penalty(*soft_budget(*run.request), soft.peak))) +
+                  std::to_string(static_cast<double>(overrun_penalty(budget, soft.peak))) +
                   " in the problem's units, " + std::to_string(soft.solves) + " solves";
   } else if (settings.distributed.simulate_ranks > 0)
     result = simulate_ranks(problem, o, settings.distributed, run.stop, run.store, run.log);

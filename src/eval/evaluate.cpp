@@ -121,17 +121,20 @@ std::optional<Infeasibility> explain_infeasibility(const Problem& p) {
   const std::vector<Strategy> least = least_memory_assignment(p);
   const Evaluation e = evaluate(p, least);
   if (e.feasible) return std::nullopt;
-  Infeasibility out;
-  out.least_peak = e.peak_usage;
-  out.limit = *p.usage_limit();
-  out.time = e.peak_time;
+  return Infeasibility{e.peak_usage, *p.usage_limit(), e.peak_time,
+                       live_usages(p, least, e.peak_time)};
+}
+
+std::vector<std::pair<NodeId, Usage>> live_usages(const Problem& p, std::span<const Strategy> a,
+                                                  std::int64_t time) {
+  std::vector<std::pair<NodeId, Usage>> live;
   for (NodeId v = 0; v < p.num_nodes(); ++v)
-    if (p.interval_lo(v) <= out.time && out.time < p.interval_hi(v) && p.usages(v)[least[v]] > 0)
-      out.live.emplace_back(v, p.usages(v)[least[v]]);
-  std::sort(out.live.begin(), out.live.end(), [](const auto& x, const auto& y) {
+    if (p.interval_lo(v) <= time && time < p.interval_hi(v) && p.usages(v)[a[v]] > 0)
+      live.emplace_back(v, p.usages(v)[a[v]]);
+  std::sort(live.begin(), live.end(), [](const auto& x, const auto& y) {
     return x.second != y.second ? x.second > y.second : x.first < y.first;
   });
-  return out;
+  return live;
 }
 
 std::string Infeasibility::describe(std::size_t named) const {

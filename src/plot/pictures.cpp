@@ -29,18 +29,8 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, Cost
   const std::vector<Total> used = usage_by_segment(p, a);
   const Evaluation e = evaluate(p, a);
   const auto& times = p.times();
-  std::size_t peak = 0;
-  for (std::size_t i = 0; i < used.size(); ++i)
-    if (used[i] > used[peak]) peak = i;
   // The heaviest operations live at the peak.
-  std::vector<std::pair<Usage, NodeId>> live;
-  if (!used.empty())
-    for (NodeId v = 0; v < p.num_nodes(); ++v)
-      if (p.seg_lo(v) <= peak && peak < p.seg_hi(v) && p.usages(v)[a[v]] > 0)
-        live.emplace_back(p.usages(v)[a[v]], v);
-  std::sort(live.begin(), live.end(), [](const auto& x, const auto& y) {
-    return x.first != y.first ? x.first > y.first : x.second < y.second;
-  });
+  std::vector<std::pair<NodeId, Usage>> live = live_usages(p, a, e.peak_time);
   live.resize(std::min(live.size(), static_cast<std::size_t>(std::max(named, 0))));
 
   std::ostringstream csv;
@@ -63,15 +53,15 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, Cost
   if (used.empty()) s << "0 0\n1 0\n";  // (no time at all: a flat line at 0, not an error)
   s << "EOD\n";
   std::string names;
-  for (const auto& [u, v] : live) {
+  for (const auto& [v, u] : live) {
     std::string who = v < node_names.size() ? node_names[v] : "node " + std::to_string(v);
     for (char& c : who)  // (inside a double-quoted gnuplot string)
       if (c == '"' || c == '\\' || c == '\n') c = ' ';
     names += (names.empty() ? "" : "\\n") + who + " (" + std::to_string(u) + ")";
   }
   if (!used.empty()) {
-    s << "set label 1 " << gnuplot_string("peak") << " at " << times[peak] << ","
-      << to_string(used[peak]) << " point pt 7 ps 1.5 offset 1,0.5\n";
+    s << "set label 1 " << gnuplot_string("peak") << " at " << e.peak_time << ","
+      << to_string(e.peak_usage) << " point pt 7 ps 1.5 offset 1,0.5\n";
     if (!names.empty())
       s << "set label 2 \"heaviest live at the peak:\\n"
         << names << "\" at graph 0.02,0.95 "

@@ -79,8 +79,9 @@ RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveS
   out.peak_usage = e.peak_usage;
   out.cost = (static_cast<double>(e.cost) + q.offset) / q.cost_scale;
   const bool soft = soft_budget(q).has_value();
-  if (soft && e.peak_usage > *q.budget) {
-    out.overbudget_cost = *q.overbudget_coeff * static_cast<double>(e.peak_usage - *q.budget);
+  if (soft && e.peak_usage > *q.budget) {  // (in the request's units: its own coefficient)
+    out.overbudget_cost = static_cast<double>(
+        overrun_penalty(SoftBudget{*q.budget, *q.overbudget_coeff}, e.peak_usage));
     out.cost += out.overbudget_cost;
     say("peak " + to_string(e.peak_usage) + " is over the soft budget " +
         std::to_string(*q.budget) + " (overrun cost " + request_number(out.overbudget_cost) + ")");

@@ -57,7 +57,10 @@ class SoftSearch {
     // a signal prints) always holds the best answer found so far.
     LimitSolve s = solve_at_limit(p_, limit, o_, stop_, seconds, log_, hint,
                                   [&](const Improvement& i, const std::vector<Strategy>& a) {
-                                    consider(a, i.cost, evaluate(p_, a).peak_usage);
+                                    // (The penalty is never negative: a cost that cannot
+                                    // win alone needs no evaluation of its peak.)
+                                    if (could_win(i.cost))
+                                      consider(a, i.cost, evaluate(p_, a).peak_usage);
                                   });
     ++out_.solves;
     if (s.has) {
@@ -72,6 +75,11 @@ class SoftSearch {
   }
 
   // An answer of cost `cost` peaking at `peak`: kept if its objective is the best so far.
+  bool could_win(Total cost) {
+    std::lock_guard lock(mutex_);
+    return !out_.has || static_cast<long double>(cost) < out_.objective;
+  }
+
   void consider(const std::vector<Strategy>& a, Total cost, Total peak) {
     const long double f = static_cast<long double>(cost) + overrun_penalty(soft_, peak);
     std::lock_guard lock(mutex_);  // (the solvers' threads call it too)
