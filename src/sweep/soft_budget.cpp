@@ -189,11 +189,6 @@ class SoftSearch {
 
 }  // namespace
 
-long double overrun_penalty(const SoftBudget& soft, Total peak) {
-  if (peak <= soft.budget) return 0;
-  return static_cast<long double>(soft.coeff) * static_cast<long double>(peak - soft.budget);
-}
-
 SoftOutcome solve_soft_budget(const Problem& problem, const SoftBudget& soft,
                               const SolverOptions& options, const StopControl& stop,
                               IncumbentStore& store, Log& log, std::span<const Strategy> hint) {
