@@ -1,0 +1,91 @@
+// Branch-and-cut over the reduced problem's mixed-integer program (exact/mip_model.hpp) by
+// COIN-OR CBC (Debian's coinor-libcbc), with the memory limit as rows: its preprocessing,
+// cuts (knapsack covers on the memory rows, cliques, Gomory) and search prove cores that
+// our own proof search cannot (G's 342 groups in a few seconds).
+//
+// CBC runs in a child process: some of its phases (the LP presolve, the MIP preprocessing)
+// run for many seconds on larger models without looking at any stop, and a child can be
+// killed at the deadline whatever it is doing; CBC's global state stays out of the solver's
+// process too. The child sends its best possible objective as it rises and, at the end, its
+// answer (during the search its answers are in the preprocessed problem's columns) through a
+// pipe; it writes nothing to stdout and dies with the thread that started it.
+//
+// CBC works in floating point. The answers it finds are checked against the model's exact
+// memory rows here and by the reference evaluator before anyone sees them; its proof is
+// trusted to separate answers one cost unit apart (every objective is an integer below
+// 2^52: MipModel::exact_in_doubles), and the bound of an unfinished search is taken with a
+// margin (Update::bound).
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../reduce/reduced.hpp"
+#include "iopddl/log.hpp"
+#include "iopddl/stop.hpp"
+#include "mip_model.hpp"
+
+namespace iopddl::inline v0 {
+
+class CbcSearch {
+ public:
+  // What the search has found so far.
+  struct Update {
+    std::optional<std::vector<Strategy>> x;  // its answer below `below`, when it has ended
+    // A lower bound of every answer of cost below `below` (`below`, or 10^18 without one,
+    // once the search has finished without an answer; an unfinished search's best
+    // possible objective less a relative margin of 1e-7 and one unit), when it rose.
+    std::optional<Total> bound;
+    bool complete = false;  // finished: no answer below `below` cheaper than its best
+    bool over = false;      // the child is gone (finished, or failed: then not complete)
+  };
+
+  // Starts a search for answers of cost below `below` (none: any answer) in a child
+  // process `nice` nicer than the caller, for at most `seconds`; nullptr when the model's sums do not fit doubles'
+  // exact integers or no child could be started (said in the log).
+  static std::unique_ptr<CbcSearch> start(const Reduced& r, std::optional<Total> below,
+                                          double seconds, Log& log, int nice = 0);
+  ~CbcSearch();  // kills the child if it still runs
+  CbcSearch(const CbcSearch&) = delete;
+  CbcSearch& operator=(const CbcSearch&) = delete;
+
+  // What arrived since the last call, waiting at most `wait` seconds for something.
+  Update poll(double wait);
+  const MipModel& model() const { return model_; }
+  double seconds() const;  // since the start
+
+  // The whole search in one call, until it finishes, `stop` says stop or `cancelled` is
+  // set: every update merged (answer: the last, the cheapest).
+  struct Outcome {
+    bool ran = false;  // false: see start()
+    bool complete = false;
+    std::optional<std::vector<Strategy>> x;
+    std::optional<Total> bound;
+  };
+  static Outcome run(const Reduced& r, std::optional<Total> below, const StopControl& stop,
+                     const std::atomic<bool>* cancelled, Log& log);
+
+ private:
+  CbcSearch(const Reduced& r, MipModel model, std::optional<Total> below);
+  void read_records(Update& u);
+  Total margin_bound(double best_possible) const;
+
+  const Reduced& r_;
+  MipModel model_;
+  std::optional<Total> below_;
+  Clock::time_point begin_;
+  pid_t child_ = -1;
+  int fd_ = -1;
+  std::string buffer_;                         // bytes of records not yet whole
+  std::optional<std::vector<Strategy>> best_;  // the cheapest answer received
+  Total best_cost_ = kForbidden;
+  std::optional<Total> bound_;
+  bool over_ = false, complete_ = false;
+};
+
+}  // namespace iopddl::inline v0

@@ -1,0 +1,240 @@
+#include "mip_model.hpp"
+
+#include <algorithm>
+
+namespace iopddl::inline v0 {
+
+namespace {
+
+bool modelled(const Reduced& r, std::uint32_t e) {
+  const std::size_t n =
+      static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
+  const Cost* t = r.table(e);
+  return std::any_of(t, t + n, [](Cost c) { return c != 0; });
+}
+
+// The time segments where some member starts and some member ends right after: every
+// other segment's live set is contained in one of theirs.
+std::vector<std::uint32_t> maximal_segments(const Problem& p) {
+  std::vector<char> starts(p.num_segments() + 1, 0), ends(p.num_segments() + 1, 0);
+  for (NodeId v = 0; v < p.num_nodes(); ++v)
+    if (p.has_memory(v)) {
+      starts[p.seg_lo(v)] = 1;
+      ends[p.seg_hi(v)] = 1;
+    }
+  std::vector<std::uint32_t> kept;
+  for (std::uint32_t s = 0; s < p.num_segments(); ++s)
+    if (starts[s] && ends[s + 1]) kept.push_back(s);
+  return kept;
+}
+
+}  // namespace
+
+std::size_t MipModel::count_columns(const Reduced& r) {
+  std::size_t n = 0;
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) n += r.strategies(g);
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+    if (!modelled(r, e)) continue;
+    const std::size_t k =
+        static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
+    n += static_cast<std::size_t>(
+        std::count_if(r.table(e), r.table(e) + k, [](Cost c) { return !is_forbidden(c); }));
+  }
+  return n;
+}
+
+MipModel MipModel::build(const Reduced& r) {
+  MipModel m;
+  constexpr Total kExact = Total{1} << 52;
+  Total magnitude = 0;  // of the objective: each group's and edge's largest |cost|, summed
+  const auto largest = [](const Cost* c, std::size_t n) {
+    Total most = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!is_forbidden(c[i])) most = std::max<Total>(most, c[i] < 0 ? -Total{c[i]} : c[i]);
+    return most;
+  };
+  const Problem& p = r.original();
+  const auto add_column = [&](double cost, double upper, bool integer) {
+    m.objective.push_back(cost);
+    m.column_upper.push_back(upper);
+    m.integer.push_back(integer);
+    return m.columns++;
+  };
+  const auto add_row = [&](double lower, double upper) {
+    m.row_lower.push_back(lower);
+    m.row_upper.push_back(upper);
+    return static_cast<std::uint32_t>(m.rows++);
+  };
+  // x: one per group strategy, exactly one per group. A forbidden node cost (left only when
+  // some node has nothing else) is a column fixed at 0.
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+    m.x_begin.push_back(m.columns);
+    magnitude += largest(r.costs(g), r.strategies(g));
+    const std::uint32_t row = add_row(1, 1);
+    for (Strategy s = 0; s < r.strategies(g); ++s) {
+      const Cost c = r.costs(g)[s];
+      const auto col = add_column(is_forbidden(c) ? 0.0 : static_cast<double>(c),
+                                  is_forbidden(c) ? 0.0 : 1.0, true);
+      m.entries.push_back({row, static_cast<std::uint32_t>(col), 1.0});
+    }
+  }
+  m.x_begin.push_back(m.columns);
+  // y: the allowed entries of each modelled edge, and its marginal rows.
+  m.y_begin.assign(r.num_edges(), kNone);
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+    if (!modelled(r, e)) continue;
+    const std::uint32_t u = r.edge_u(e), v = r.edge_v(e);
+    const Strategy ku = r.strategies(u), kv = r.strategies(v);
+    magnitude += largest(r.table(e), static_cast<std::size_t>(ku) * kv);
+    const std::uint32_t row_u = static_cast<std::uint32_t>(m.rows);
+    for (Strategy i = 0; i < ku; ++i) {
+      add_row(0, 0);
+      m.entries.push_back({row_u + i, static_cast<std::uint32_t>(m.x_begin[u] + i), -1.0});
+    }
+    const std::uint32_t row_v = static_cast<std::uint32_t>(m.rows);
+    for (Strategy j = 0; j < kv; ++j) {
+      add_row(0, 0);
+      m.entries.push_back({row_v + j, static_cast<std::uint32_t>(m.x_begin[v] + j), -1.0});
+    }
+    m.y_begin[e] = m.columns;
+    for (Strategy i = 0; i < ku; ++i)
+      for (Strategy j = 0; j < kv; ++j) {
+        const Cost c = r.table(e)[static_cast<std::size_t>(i) * kv + j];
+        if (is_forbidden(c)) continue;
+        const auto col = static_cast<std::uint32_t>(add_column(static_cast<double>(c), 1.0, false));
+        m.entries.push_back({row_u + i, col, 1.0});
+        m.entries.push_back({row_v + j, col, 1.0});
+      }
+  }
+  m.exact_in_doubles = magnitude < kExact;
+  // Memory: per maximal segment, each group's usage there by strategy, above its least.
+  const auto limit = p.usage_limit();
+  if (!limit) return m;
+  if (static_cast<Total>(*limit) >= kExact) m.exact_in_doubles = false;
+  const std::vector<std::uint32_t> kept = maximal_segments(p);
+  const std::size_t nk = kept.size();
+  std::vector<Total> least_sum(nk, 0), most_sum(nk, 0);
+  struct Term {
+    std::uint32_t segment;  // index into kept
+    std::uint32_t column;
+    Usage above;
+  };
+  std::vector<Term> terms;
+  std::vector<Usage> usage;
+  // Per group: the kept segments its members cover, swept with the usage of those live.
+  std::vector<std::pair<std::uint32_t, std::size_t>> events;  // (kept index, member), +/-
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+    const Strategy k = r.strategies(g);
+    events.clear();
+    for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
+      const NodeId v = r.member_node(mi);
+      if (!p.has_memory(v)) continue;
+      const auto lo = std::lower_bound(kept.begin(), kept.end(), p.seg_lo(v)) - kept.begin();
+      const auto hi = std::lower_bound(kept.begin(), kept.end(), p.seg_hi(v)) - kept.begin();
+      if (lo >= hi) continue;
+      events.push_back({static_cast<std::uint32_t>(lo), mi * 2});
+      events.push_back({static_cast<std::uint32_t>(hi), mi * 2 + 1});
+    }
+    if (events.empty()) continue;
+    std::sort(events.begin(), events.end());
+    usage.assign(k, 0);
+    std::ptrdiff_t live = 0;
+    for (std::size_t i = 0; i < events.size();) {
+      const std::uint32_t at = events[i].first;
+      for (; i < events.size() && events[i].first == at; ++i) {
+        const std::size_t mi = events[i].second / 2;
+        const int sign = events[i].second % 2 == 0 ? 1 : -1;
+        for (Strategy s = 0; s < k; ++s) usage[s] += sign * r.member_usage(mi, s);
+        live += sign;
+      }
+      if (live == 0) continue;
+      const std::uint32_t until =
+          i < events.size() ? events[i].first : static_cast<std::uint32_t>(nk);
+      const Usage least = *std::min_element(usage.begin(), usage.end());
+      const Usage most = *std::max_element(usage.begin(), usage.end());
+      for (std::uint32_t t = at; t < until; ++t) {
+        least_sum[t] += least;
+        most_sum[t] += most;
+        if (most == least) continue;
+        for (Strategy s = 0; s < k; ++s)
+          if (usage[s] != least)
+            terms.push_back({t, static_cast<std::uint32_t>(m.x_begin[g] + s), usage[s] - least});
+      }
+    }
+  }
+  // Terms come by group: gathered by segment into the rows' CSR.
+  std::vector<std::uint32_t> row_of(nk, kNoIndex);
+  for (std::size_t t = 0; t < nk; ++t) {
+    if (most_sum[t] <= *limit) continue;  // no choice overloads it
+    if (most_sum[t] - least_sum[t] >= kExact) m.exact_in_doubles = false;
+    row_of[t] = static_cast<std::uint32_t>(m.memory_rhs.size());
+    m.memory_rhs.push_back(static_cast<Total>(*limit) - least_sum[t]);
+  }
+  std::vector<std::size_t> count(m.memory_rhs.size() + 1, 0);
+  for (const Term& t : terms)
+    if (row_of[t.segment] != kNoIndex) ++count[row_of[t.segment] + 1];
+  for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+  m.memory_begin = count;
+  m.memory_column.resize(count.back());
+  m.memory_value.resize(count.back());
+  for (const Term& t : terms) {
+    if (row_of[t.segment] == kNoIndex) continue;
+    const std::size_t at = count[row_of[t.segment]]++;
+    m.memory_column[at] = t.column;
+    m.memory_value[at] = t.above;
+  }
+  return m;
+}
+
+std::vector<Strategy> MipModel::assignment(const Reduced& r, const double* solution) const {
+  std::vector<Strategy> x(r.num_nodes(), 0);
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
+    const double* v = solution + x_begin[g];
+    x[g] = static_cast<Strategy>(std::max_element(v, v + r.strategies(g)) - v);
+  }
+  return x;
+}
+
+MipModel::Use MipModel::memory_use(const std::vector<Strategy>& x) const {
+  std::vector<char> chosen(columns, 0);
+  for (std::size_t g = 0; g < x.size(); ++g) chosen[x_begin[g] + x[g]] = 1;
+  Use use(memory_rows(), 0);
+  for (std::size_t i = 0; i < memory_rows(); ++i)
+    for (std::size_t k = memory_begin[i]; k < memory_begin[i + 1]; ++k)
+      if (chosen[memory_column[k]]) use[i] += memory_value[k];
+  return use;
+}
+
+std::vector<std::uint32_t> MipModel::overloaded(const std::vector<Strategy>& x) const {
+  const Use use = memory_use(x);
+  std::vector<std::uint32_t> over;
+  for (std::size_t i = 0; i < memory_rows(); ++i)
+    if (use[i] > memory_rhs[i]) over.push_back(static_cast<std::uint32_t>(i));
+  return over;
+}
+
+Total MipModel::cost(const Reduced& r, const std::vector<Strategy>& x) {
+  Total c = 0;
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) c += r.costs(g)[x[g]];
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e)
+    c += r.table(
+        e)[static_cast<std::size_t>(x[r.edge_u(e)]) * r.strategies(r.edge_v(e)) + x[r.edge_v(e)]];
+  return c;
+}
+
+std::vector<double> MipModel::columns_of(const Reduced& r, const std::vector<Strategy>& x) const {
+  std::vector<double> c(columns, 0.0);
+  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) c[x_begin[g] + x[g]] = 1;
+  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
+    if (y_begin[e] == kNone) continue;
+    const Strategy kv = r.strategies(r.edge_v(e));
+    const std::size_t at = static_cast<std::size_t>(x[r.edge_u(e)]) * kv + x[r.edge_v(e)];
+    const Cost* t = r.table(e);
+    if (is_forbidden(t[at])) continue;  // no column: the answer is not a point of the model
+    c[y_begin[e] + static_cast<std::size_t>(
+                       std::count_if(t, t + at, [](Cost v) { return !is_forbidden(v); }))] = 1;
+  }
+  return c;
+}
+
+}  // namespace iopddl::inline v0
