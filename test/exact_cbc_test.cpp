@@ -136,7 +136,7 @@ TEST_CASE("CBC's bounds on the way never pass the optimum it proves") {
   const Problem p = generate_problem(g);
   const Reduced r = Reduced::build(p, true);
   Log log(stderr, nullptr, true);
-  const auto search = CbcSearch::start(r, std::nullopt, 600, log);
+  const auto search = CbcSearch::start(r, std::nullopt, log);
   REQUIRE(search != nullptr);
   std::vector<Total> bounds;
   std::optional<std::vector<Strategy>> x;

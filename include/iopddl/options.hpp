@@ -173,6 +173,14 @@ struct IOPDDL_API ExactOptions {
   double prove_share = 0.25;
   int prove_max_groups = 2000;  // the reparametrised tables take 16 bytes an entry
   std::uint64_t prove_nodes = 1'000'000;
+  // Branch-and-cut by CBC (exact/cbc_search.hpp) on reduced problems whose program has at
+  // most this many columns (0: never), run once by the bound's thread in a timed run, from
+  // its first step to the end or the proof (bench/results/cbc_20s.csv: D, the largest
+  // shared core, has 93,621 columns, and CBC costs it nothing at 20 s).
+  std::uint64_t mip_columns = 400'000;
+  // CBC's process runs this much nicer than the solver (0-19), so that it takes the cores
+  // the workers leave idle rather than theirs (bench/results/cbc_nice.csv).
+  int mip_nice = 10;
 };
 
 // Certified lower bounds: Lagrangian multipliers on memory per time segment, the priced

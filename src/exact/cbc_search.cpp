@@ -106,8 +106,7 @@ class Reporter : public CbcEventHandler {
 };
 
 // The child's whole life: CBC on the model, its findings down the pipe.
-[[noreturn]] void child(const Reduced& r, const MipModel& m, std::optional<Total> below,
-                        double seconds, int fd) {
+[[noreturn]] void child(const Reduced& r, const MipModel& m, std::optional<Total> below, int fd) {
   Writer w(fd);
   std::vector<int> ri, ci;
   std::vector<double> v, row_lower = m.row_lower, row_upper = m.row_upper;
@@ -144,11 +143,12 @@ class Reporter : public CbcEventHandler {
   // Below `below`: costs are integers, so the cutoff half a unit under it; a gap under
   // one unit proves the best optimal.
   const std::string cutoff = below ? std::to_string(static_cast<double>(*below) - 0.5) : "1e50";
-  const std::string limit = std::to_string(std::max(seconds, 0.01));
-  const char* argv[] = {"iopddl",       "-log",      "0",        "-slog",         "0",
-                        "-timeMode",    "elapsed",   "-seconds", limit.c_str(),   "-cutoff",
-                        cutoff.c_str(), "-ratioGap", "0",        "-allowableGap", "0.5",
-                        "-solve",       "-quit"};
+  // No time limit: CBC may report a search it stopped on time as finished (coin-or/Cbc
+  // issue 364: an answer saved after the stop resets its clock, seen here on a generated
+  // 30-group core); without a limit it stops only when the search is over, or is killed.
+  const char* argv[] = {"iopddl",  "-log",         "0",         "-slog", "0",
+                        "-cutoff", cutoff.c_str(), "-ratioGap", "0",     "-allowableGap",
+                        "0.5",     "-solve",       "-quit"};
   CbcSolverUsefulData data;
   data.noPrinting_ = true;
   CbcMain0(model, data);
@@ -157,8 +157,8 @@ class Reporter : public CbcEventHandler {
   // The final answer is in the model's columns.
   if (model.bestSolution() && model.getObjValue() < 1e49)
     send_answer(w, model.getObjValue(), m.assignment(r, model.bestSolution()));
-  const bool finished =
-      model.status() == 0 && (model.isProvenOptimal() || model.isProvenInfeasible());
+  const bool finished = model.status() == 0 && !model.isSecondsLimitReached() &&
+                        (model.isProvenOptimal() || model.isProvenInfeasible());
   w.put(kEnd);
   w.put(static_cast<std::uint8_t>(finished));
   w.put(model.getBestPossibleObjValue());
@@ -179,8 +179,8 @@ bool take(const std::string& b, std::size_t& at, T& v) {
 CbcSearch::CbcSearch(const Reduced& r, MipModel model, std::optional<Total> below)
     : r_(r), model_(std::move(model)), below_(below), begin_(Clock::now()) {}
 
-std::unique_ptr<CbcSearch> CbcSearch::start(const Reduced& r, std::optional<Total> below,
-                                            double seconds, Log& log, int nice) {
+std::unique_ptr<CbcSearch> CbcSearch::start(const Reduced& r, std::optional<Total> below, Log& log,
+                                            int nice) {
   std::unique_ptr<CbcSearch> s(new CbcSearch(r, MipModel::build(r), below));
   const MipModel& m = s->model_;
   if (!m.exact_in_doubles) {
@@ -219,7 +219,7 @@ std::unique_ptr<CbcSearch> CbcSearch::start(const Reduced& r, std::optional<Tota
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2})
       ::signal(sig, SIG_DFL);
     if (nice > 0) ::nice(nice);  // a failure leaves it as nice as the caller
-    child(r, m, below, seconds, fds[1]);
+    child(r, m, below, fds[1]);
   }
   ::close(fds[1]);
   s->child_ = pid;
@@ -355,8 +355,7 @@ CbcSearch::Outcome CbcSearch::run(const Reduced& r, std::optional<Total> below,
                                   const StopControl& stop, const std::atomic<bool>* cancelled,
                                   Log& log) {
   Outcome out;
-  const double seconds = std::min(stop.seconds_left(), 1e9);
-  const std::unique_ptr<CbcSearch> s = start(r, below, seconds, log);
+  const std::unique_ptr<CbcSearch> s = start(r, below, log);
   if (!s) return out;
   out.ran = true;
   for (;;) {

@@ -1,14 +1,16 @@
 // Branch-and-cut over the reduced problem's mixed-integer program (exact/mip_model.hpp) by
 // COIN-OR CBC (Debian's coinor-libcbc), with the memory limit as rows: its preprocessing,
 // cuts (knapsack covers on the memory rows, cliques, Gomory) and search prove cores that
-// our own proof search cannot (G's 342 groups in a few seconds).
+// our own proof search cannot (G: 342 groups, proven within its 120-s limit on 2 cores).
 //
 // CBC runs in a child process: some of its phases (the LP presolve, the MIP preprocessing)
 // run for many seconds on larger models without looking at any stop, and a child can be
 // killed at the deadline whatever it is doing; CBC's global state stays out of the solver's
 // process too. The child sends its best possible objective as it rises and, at the end, its
 // answer (during the search its answers are in the preprocessed problem's columns) through a
-// pipe; it writes nothing to stdout and dies with the thread that started it.
+// pipe; it writes nothing to stdout and dies with the thread that started it. It has no
+// time limit of its own (see child() for why): it is killed when its time is up, and its
+// answer is then lost, its bound not.
 //
 // CBC works in floating point. The answers it finds are checked against the model's exact
 // memory rows here and by the reference evaluator before anyone sees them; its proof is
@@ -46,10 +48,11 @@ class CbcSearch {
   };
 
   // Starts a search for answers of cost below `below` (none: any answer) in a child
-  // process `nice` nicer than the caller, for at most `seconds`; nullptr when the model's sums do not fit doubles'
-  // exact integers or no child could be started (said in the log).
-  static std::unique_ptr<CbcSearch> start(const Reduced& r, std::optional<Total> below,
-                                          double seconds, Log& log, int nice = 0);
+  // process `nice` nicer than the caller, until it finishes or is killed (by the
+  // destructor); nullptr when the model's sums do not fit doubles' exact integers or no
+  // child could be started (said in the log).
+  static std::unique_ptr<CbcSearch> start(const Reduced& r, std::optional<Total> below, Log& log,
+                                          int nice = 0);
   ~CbcSearch();  // kills the child if it still runs
   CbcSearch(const CbcSearch&) = delete;
   CbcSearch& operator=(const CbcSearch&) = delete;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <thread>
 
+#include "../exact/cbc_search.hpp"
+#include "../exact/mip_model.hpp"
 #include "../exact/proof_search.hpp"
 #include "../local/baseline.hpp"
 #include "../local/state.hpp"
@@ -61,10 +63,42 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   return true;
 }
 
+void BoundWorker::start_cbc(IncumbentStore& store, Log& log) {
+  if (cbc_tried_ || exact_.mip_columns == 0 || store.proven_optimal()) return;
+  cbc_tried_ = true;
+  const std::size_t columns = MipModel::count_columns(r_);
+  if (columns > exact_.mip_columns) {
+    log.info("CBC left out: %zu columns, more than exact.mip-columns", columns);
+    return;
+  }
+  std::optional<Total> below;
+  if (store.has_solution() && store.cost() < kForbidden) below = store.cost();
+  cbc_ = CbcSearch::start(r_, below, log, exact_.mip_nice);
+}
+
+void BoundWorker::take_cbc(IncumbentStore& store, Log& log, double wait) {
+  if (!cbc_) return;
+  CbcSearch::Update u = cbc_->poll(wait);
+  if (u.x) {
+    const std::vector<Strategy> a = r_.expand(*u.x);
+    const Evaluation e = evaluate(r_.original(), a);
+    if (e.feasible && store.offer(a, e.cost, "cbc"))
+      log.info("CBC: cost %s", to_string(e.cost).c_str());
+  }
+  if (u.bound) offer_bound(store, log, *u.bound, "cbc");
+  if (u.over || u.complete) {
+    log.info("CBC %s after %.2f s", u.complete ? "finished" : "ended unfinished", cbc_->seconds());
+    cbc_.reset();
+  }
+}
+
 std::string BoundWorker::optimality_note(const IncumbentStore& store) {
   const std::vector<Improvement> bounds = store.bound_history();
   if (!bounds.empty() && bounds.back().source == "proof")
     return "proven optimal by a finished proof search (branch-and-bound under the memory limit)";
+  if (!bounds.empty() && bounds.back().source == "cbc")
+    return "proven optimal by CBC's branch-and-cut on the reduced problem (floating-point LPs, "
+           "answers one cost unit apart)";
   return "proven optimal by the certified Lagrangian bound";
 }
 
@@ -111,15 +145,30 @@ bool BoundWorker::stop_if_closed(StopControl& stop, const IncumbentStore& store,
 }
 
 void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double share,
-                      double gap_limit, const std::atomic<bool>& done, std::uint64_t max_steps) {
+                      double gap_limit, const std::atomic<bool>& done, std::uint64_t max_steps,
+                      bool with_cbc) {
   using Seconds = std::chrono::duration<double>;
+  // CBC's findings are taken by a thread of their own: a step or a proof search can take
+  // many seconds, and a proof must stop the run when it comes, not after them.
+  std::thread watcher;
+  std::atomic<bool> quit{false};
   while (!stop.should_stop() && !done.load(std::memory_order_relaxed) &&
          (max_steps == 0 || engine_.steps() < max_steps) &&
          !stop_if_closed(stop, store, log, gap_limit)) {
     const auto start = Clock::now();
     step(stop, store, log, true);
+    if (with_cbc && !stop.should_stop() && !cbc_tried_) {
+      start_cbc(store, log);
+      if (cbc_)
+        watcher = std::thread([&] {
+          while (cbc_ && !quit.load(std::memory_order_relaxed)) {
+            take_cbc(store, log, 0.05);
+            if (!stop.should_stop()) stop_if_closed(stop, store, log, gap_limit);
+          }
+        });
+    }
     if (!stop.should_stop()) prove(stop, store, log);
-    if (stop_if_closed(stop, store, log, gap_limit) || share >= 1) continue;
+    if (stop.should_stop() || stop_if_closed(stop, store, log, gap_limit) || share >= 1) continue;
     // Rests (1 / share - 1) times the step's time, waking every 10 ms to look at the stop.
     const auto rest = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                          Seconds((Clock::now() - start)) * (1 / share - 1));
@@ -127,6 +176,11 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
       std::this_thread::sleep_for(std::min<Clock::duration>(
           rest - Clock::now(), std::chrono::duration_cast<Clock::duration>(Seconds(0.01))));
   }
+  quit = true;
+  if (watcher.joinable()) watcher.join();
+  take_cbc(store, log, 0);  // what it sent by now
+  if (cbc_) log.info("CBC stopped after %.2f s", cbc_->seconds());
+  cbc_.reset();
 }
 
 BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& stop,
@@ -147,7 +201,7 @@ BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& 
   BoundWorker worker(r, network, o.bound, o.exact);
   worker.step(stop, store, log, true);  // one step at least, for a bound whatever the time left
   const std::atomic<bool> never{false};
-  worker.run(stop, store, log, 1, o.gap_limit, never, max_steps);
+  worker.run(stop, store, log, 1, o.gap_limit, never, max_steps, max_steps == 0);
   out.multipliers = worker.engine().multipliers();
   out.steps = worker.engine().steps();
   if (store.has_solution())

@@ -7,8 +7,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "../exact/cbc_search.hpp"
 #include "../lagrange/bound.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/log.hpp"
@@ -26,8 +28,10 @@ class BoundWorker {
   // (0: no limit), taking `share` of one thread's time (sleeping between steps; 1: no
   // sleep). Requests `stop` when the bound proves the best optimal or the gap reaches
   // `gap_limit` (> 0).
+  // With `with_cbc`, CBC's branch-and-cut runs beside the steps from the first on (see
+  // start_cbc), in a child process killed when this returns.
   void run(StopControl& stop, IncumbentStore& store, Log& log, double share, double gap_limit,
-           const std::atomic<bool>& done, std::uint64_t max_steps = 0);
+           const std::atomic<bool>& done, std::uint64_t max_steps = 0, bool with_cbc = false);
   // One step; returns whether the certified bound improved. With `answers`, a priced
   // labelling that fits the limit is offered to the store.
   bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);
@@ -36,6 +40,13 @@ class BoundWorker {
   // a cheaper answer it finds is offered, and a finished search proves the best optimal.
   // Returns whether it ran.
   bool prove(const StopControl& stop, IncumbentStore& store, Log& log);
+  // Once per worker, where the reduced problem's program has at most exact.mip-columns
+  // columns: starts CBC's search for answers cheaper than the store's best (killed when
+  // run() returns; a thread of run() takes what it sends). take_cbc offers what it sent
+  // since (answers, bounds; once it has finished, the best is proven optimal), waiting at
+  // most `wait` seconds for something.
+  void start_cbc(IncumbentStore& store, Log& log);
+  void take_cbc(IncumbentStore& store, Log& log, double wait);
   // Whether the run may stop: the best is proven optimal, or within `gap_limit` (> 0).
   static bool closed(const IncumbentStore& store, double gap_limit);
   // Requests the stop (and says why) once closed().
@@ -58,6 +69,8 @@ class BoundWorker {
   BoundEngine engine_;
   ExactOptions exact_;
   int proofs_ = 0;  // proof searches run (each doubles the next one's budget)
+  bool cbc_tried_ = false;
+  std::unique_ptr<CbcSearch> cbc_;  // the running search, if any
   // Work units of the steps and of the proof searches so far (ExactOptions::prove_share).
   std::uint64_t step_work_ = 0, prove_work_ = 0;
   double share_budget_ = 0;  // the budget of the last search above exact.prove-gap

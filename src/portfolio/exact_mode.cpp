@@ -134,8 +134,13 @@ void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t roun
       seconds > 0 ? time_after(stop.now(), seconds) : Clock::time_point::max();
   std::vector<std::thread> pool;
   std::atomic<bool> done{false};  // the workers have returned: the bound stops too
+  // CBC only in a run of one round: a distributed run's rounds would cut it off at each
+  // synchronisation.
+  const bool with_cbc = seconds <= 0;
   if (bound_ && !o_.deterministic)
-    pool.emplace_back([&] { bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done); });
+    pool.emplace_back([&] {
+      bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done, 0, with_cbc);
+    });
   // The workers after the first yield to it (and to the bound): worker 0 has the price
   // level of a one-thread run, so more threads than cores must not slow it down.
   for (std::size_t w = 1; w < workers_.size(); ++w)
