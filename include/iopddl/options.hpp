@@ -174,10 +174,13 @@ struct IOPDDL_API ExactOptions {
   int prove_max_groups = 2000;  // the reparametrised tables take 16 bytes an entry
   std::uint64_t prove_nodes = 1'000'000;
   // Branch-and-cut by CBC (exact/cbc_search.hpp) on reduced problems whose program has at
-  // most this many columns (0: never), run once by the bound's thread in a timed run, from
-  // its first step to the end or the proof (bench/results/cbc_20s.csv: D, the largest
-  // shared core, has 93,621 columns, and CBC costs it nothing at 20 s).
-  std::uint64_t mip_columns = 400'000;
+  // most this many nonzeros (0: never), from the bound's first step to the end or the
+  // proof, in a timed run. CBC takes about 0.3-1 KB a nonzero: G has 167,341 and is proven
+  // within its limit; A and D (6.7 and 9.2 million) gain nothing at 20 s and would take
+  // 650 MB more (bench/results/cbc_20s.csv).
+  std::uint64_t mip_nonzeros = 250'000;
+  // CBC's memory beyond the solver's, in MB: past it the search ends unfinished.
+  std::uint64_t mip_megabytes = 256;
   // CBC's process runs this much nicer than the solver (0-19), so that it takes the cores
   // the workers leave idle rather than theirs (bench/results/cbc_nice.csv).
   int mip_nice = 10;

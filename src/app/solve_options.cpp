@@ -187,10 +187,15 @@ void describe_proofs(OptionTable& t, SolverOptions& o, const std::string& group)
                      "Search nodes of the first proof search, doubled each time after (0: none; "
                      "none under MPI)",
                      o.exact.prove_nodes, 0, kMax64, group);
-  t.unsigned_integer("exact.mip-columns",
-                     "Branch-and-cut by CBC on reduced problems whose program has at most this "
-                     "many columns (0: never; not in deterministic or MPI runs)",
-                     o.exact.mip_columns, 0, kMax64, group);
+  t.unsigned_integer("exact.mip-nonzeros",
+                     "Branch-and-cut by CBC (in a child process) on reduced problems whose "
+                     "program has at most this many nonzeros (0: never; not in deterministic "
+                     "or MPI runs)",
+                     o.exact.mip_nonzeros, 0, kMax64, group);
+  t.unsigned_integer("exact.mip-megabytes",
+                     "Memory CBC's process may take beyond the solver's, in MB (past it, its "
+                     "search ends unfinished)",
+                     o.exact.mip_megabytes, 1, 1 << 20, group);
   t.integer("exact.mip-nice",
             "How much nicer CBC's process runs than the solver, so that it takes the time the "
             "workers leave (0: as nice as they)",

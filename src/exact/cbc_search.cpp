@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <coin/CoinMessageHandler.hpp>
 #include <coin/CoinPackedMatrix.hpp>
 #include <coin/OsiClpSolverInterface.hpp>
+#include <cstdio>
 #include <cstring>
 
 namespace iopddl::inline v0 {
@@ -166,6 +168,25 @@ class Reporter : public CbcEventHandler {
   _exit(0);
 }
 
+// The child's data (heap and private mappings, RLIMIT_DATA) may grow `megabytes` beyond
+// what it shares with the parent at the fork: an allocation past it fails, and the child
+// ends (without a core dump) as a search that did not finish.
+void limit_memory(std::size_t megabytes) {
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  if (megabytes == SIZE_MAX) return;
+  std::size_t data_kb = 0;
+  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+      if (std::sscanf(line, "VmData: %zu kB", &data_kb) == 1) break;
+    std::fclose(f);
+  }
+  const rlim_t bytes = static_cast<rlim_t>(data_kb) * 1024 + (static_cast<rlim_t>(megabytes) << 20);
+  const rlimit data{bytes, bytes};
+  ::setrlimit(RLIMIT_DATA, &data);
+}
+
 template <class T>
 bool take(const std::string& b, std::size_t& at, T& v) {
   if (b.size() - at < sizeof v) return false;
@@ -180,9 +201,14 @@ CbcSearch::CbcSearch(const Reduced& r, MipModel model, std::optional<Total> belo
     : r_(r), model_(std::move(model)), below_(below), begin_(Clock::now()) {}
 
 std::unique_ptr<CbcSearch> CbcSearch::start(const Reduced& r, std::optional<Total> below, Log& log,
-                                            int nice) {
-  std::unique_ptr<CbcSearch> s(new CbcSearch(r, MipModel::build(r), below));
+                                            const CbcLimits& limits) {
+  std::unique_ptr<CbcSearch> s(new CbcSearch(r, MipModel::build(r, limits.max_nonzeros), below));
   const MipModel& m = s->model_;
+  if (m.too_large) {
+    log.info("CBC left out: its program has more than exact.mip-nonzeros (%zu) nonzeros",
+             limits.max_nonzeros);
+    return nullptr;
+  }
   if (!m.exact_in_doubles) {
     log.info("CBC left out: the costs or usages reach 2^52, beyond doubles' exact integers");
     return nullptr;
@@ -218,14 +244,19 @@ std::unique_ptr<CbcSearch> CbcSearch::start(const Reduced& r, std::optional<Tota
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2})
       ::signal(sig, SIG_DFL);
-    if (nice > 0) ::nice(nice);  // a failure leaves it as nice as the caller
-    child(r, m, below, fds[1]);
+    if (limits.nice > 0) ::nice(limits.nice);  // a failure leaves it as nice as the caller
+    limit_memory(limits.megabytes);
+    try {
+      child(r, m, below, fds[1]);
+    } catch (...) {  // out of its memory: the parent reads the end of the pipe
+      _exit(0);
+    }
   }
   ::close(fds[1]);
   s->child_ = pid;
   s->fd_ = fds[0];
-  log.info("CBC started (child process %d): %zu columns, %zu rows, %zu memory rows", pid, m.columns,
-           m.rows, m.memory_rows());
+  log.info("CBC started (child process %d): %zu columns, %zu rows, %zu memory rows, %zu nonzeros",
+           pid, m.columns, m.rows, m.memory_rows(), m.nonzeros());
   return s;
 }
 
@@ -353,9 +384,9 @@ CbcSearch::Update CbcSearch::poll(double wait) {
 
 CbcSearch::Outcome CbcSearch::run(const Reduced& r, std::optional<Total> below,
                                   const StopControl& stop, const std::atomic<bool>* cancelled,
-                                  Log& log) {
+                                  Log& log, const CbcLimits& limits) {
   Outcome out;
-  const std::unique_ptr<CbcSearch> s = start(r, below, log);
+  const std::unique_ptr<CbcSearch> s = start(r, below, log, limits);
   if (!s) return out;
   out.ran = true;
   for (;;) {

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,13 @@
 #include "mip_model.hpp"
 
 namespace iopddl::inline v0 {
+
+// What CBC's child may take.
+struct CbcLimits {
+  int nice = 0;                         // how much nicer than the caller it runs
+  std::size_t max_nonzeros = SIZE_MAX;  // larger programs are not searched
+  std::size_t megabytes = SIZE_MAX;     // memory beyond the caller's at the start (then it ends)
+};
 
 class CbcSearch {
  public:
@@ -48,11 +56,11 @@ class CbcSearch {
   };
 
   // Starts a search for answers of cost below `below` (none: any answer) in a child
-  // process `nice` nicer than the caller, until it finishes or is killed (by the
-  // destructor); nullptr when the model's sums do not fit doubles' exact integers or no
-  // child could be started (said in the log).
+  // process, until it finishes, is killed (by the destructor) or runs out of its memory;
+  // nullptr when the program has more than limits.max_nonzeros nonzeros, its sums do not
+  // fit doubles' exact integers or no child could be started (said in the log).
   static std::unique_ptr<CbcSearch> start(const Reduced& r, std::optional<Total> below, Log& log,
-                                          int nice = 0);
+                                          const CbcLimits& limits);
   ~CbcSearch();  // kills the child if it still runs
   CbcSearch(const CbcSearch&) = delete;
   CbcSearch& operator=(const CbcSearch&) = delete;
@@ -71,7 +79,7 @@ class CbcSearch {
     std::optional<Total> bound;
   };
   static Outcome run(const Reduced& r, std::optional<Total> below, const StopControl& stop,
-                     const std::atomic<bool>* cancelled, Log& log);
+                     const std::atomic<bool>* cancelled, Log& log, const CbcLimits& limits = {});
 
  private:
   CbcSearch(const Reduced& r, MipModel model, std::optional<Total> below);

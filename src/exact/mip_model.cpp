@@ -30,20 +30,7 @@ std::vector<std::uint32_t> maximal_segments(const Problem& p) {
 
 }  // namespace
 
-std::size_t MipModel::count_columns(const Reduced& r) {
-  std::size_t n = 0;
-  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) n += r.strategies(g);
-  for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
-    if (!modelled(r, e)) continue;
-    const std::size_t k =
-        static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
-    n += static_cast<std::size_t>(
-        std::count_if(r.table(e), r.table(e) + k, [](Cost c) { return !is_forbidden(c); }));
-  }
-  return n;
-}
-
-MipModel MipModel::build(const Reduced& r) {
+MipModel MipModel::build(const Reduced& r, std::size_t max_nonzeros) {
   MipModel m;
   constexpr Total kExact = Total{1} << 52;
   Total magnitude = 0;  // of the objective: each group's and edge's largest |cost|, summed
@@ -105,6 +92,10 @@ MipModel MipModel::build(const Reduced& r) {
         m.entries.push_back({row_u + i, col, 1.0});
         m.entries.push_back({row_v + j, col, 1.0});
       }
+    if (m.entries.size() > max_nonzeros) {
+      m.too_large = true;
+      return m;
+    }
   }
   m.exact_in_doubles = magnitude < kExact;
   // Memory: per maximal segment, each group's usage there by strategy, above its least.
@@ -159,6 +150,10 @@ MipModel MipModel::build(const Reduced& r) {
         for (Strategy s = 0; s < k; ++s)
           if (usage[s] != least)
             terms.push_back({t, static_cast<std::uint32_t>(m.x_begin[g] + s), usage[s] - least});
+        if (m.entries.size() + terms.size() > max_nonzeros) {  // at most: some rows are left out
+          m.too_large = true;
+          return m;
+        }
       }
     }
   }

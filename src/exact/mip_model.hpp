@@ -40,6 +40,7 @@ struct MipModel {
   std::vector<Usage> memory_value;
   std::vector<Total> memory_rhs;
   std::size_t memory_rows() const { return memory_rhs.size(); }
+  std::size_t nonzeros() const { return entries.size() + memory_column.size(); }
   // Each memory row's left-hand side at assignment x (of the reduced problem).
   using Use = std::vector<Total>;
   Use memory_use(const std::vector<Strategy>& x) const;
@@ -48,9 +49,11 @@ struct MipModel {
   // The objective at x, exactly: the reduced problem's cost of x.
   static Total cost(const Reduced& r, const std::vector<Strategy>& x);
 
-  static MipModel build(const Reduced& r);
-  // Columns (x and y) the model would have, without building it (to decide whether to).
-  static std::size_t count_columns(const Reduced& r);
+  // The model, or, once it would have more than `max_nonzeros` nonzeros (counting the
+  // terms of memory rows that turn out not to be needed), a part of it with too_large set
+  // (built no further: the cap bounds the memory it takes).
+  static MipModel build(const Reduced& r, std::size_t max_nonzeros = SIZE_MAX);
+  bool too_large = false;
   // The reduced assignment in a column solution: each group's strategy of largest value.
   std::vector<Strategy> assignment(const Reduced& r, const double* solution) const;
   // The column solution of a reduced assignment (a point of the model for every answer).

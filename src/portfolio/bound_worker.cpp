@@ -64,16 +64,15 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
 }
 
 void BoundWorker::start_cbc(IncumbentStore& store, Log& log) {
-  if (cbc_tried_ || exact_.mip_columns == 0 || store.proven_optimal()) return;
+  if (cbc_tried_ || exact_.mip_nonzeros == 0 || store.proven_optimal()) return;
   cbc_tried_ = true;
-  const std::size_t columns = MipModel::count_columns(r_);
-  if (columns > exact_.mip_columns) {
-    log.info("CBC left out: %zu columns, more than exact.mip-columns", columns);
-    return;
-  }
   std::optional<Total> below;
   if (store.has_solution() && store.cost() < kForbidden) below = store.cost();
-  cbc_ = CbcSearch::start(r_, below, log, exact_.mip_nice);
+  CbcLimits limits;
+  limits.nice = exact_.mip_nice;
+  limits.max_nonzeros = static_cast<std::size_t>(exact_.mip_nonzeros);
+  limits.megabytes = static_cast<std::size_t>(exact_.mip_megabytes);
+  cbc_ = CbcSearch::start(r_, below, log, limits);
 }
 
 void BoundWorker::take_cbc(IncumbentStore& store, Log& log, double wait) {

@@ -40,7 +40,7 @@ class BoundWorker {
   // a cheaper answer it finds is offered, and a finished search proves the best optimal.
   // Returns whether it ran.
   bool prove(const StopControl& stop, IncumbentStore& store, Log& log);
-  // Once per worker, where the reduced problem's program has at most exact.mip-columns
+  // Once per worker, where the reduced problem's program has at most exact.mip-nonzeros
   // columns: starts CBC's search for answers cheaper than the store's best (killed when
   // run() returns; a thread of run() takes what it sends). take_cbc offers what it sent
   // since (answers, bounds; once it has finished, the best is proven optimal), waiting at
