@@ -179,8 +179,9 @@ struct IOPDDL_API ExactOptions {
   // within its limit; A and D (6.7 and 9.2 million) gain nothing at 20 s and would take
   // 650 MB more (bench/results/cbc_20s.csv).
   std::uint64_t mip_nonzeros = 250'000;
-  // CBC's memory beyond the solver's, in MB: past it the search ends unfinished.
-  std::uint64_t mip_megabytes = 256;
+  // CBC's memory beyond the solver's, in MB: past it the search ends unfinished (G's
+  // proof at 85 s had taken 240 MB).
+  std::uint64_t mip_megabytes = 512;
   // CBC's process runs this much nicer than the solver (0-19), so that it takes the cores
   // the workers leave idle rather than theirs (bench/results/cbc_nice.csv).
   int mip_nice = 10;

@@ -32,7 +32,7 @@ import time
 DOCUMENTED = {0, 1, 2, 3, 4, 5, 6}
 SIGNALS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 MAX_THREADS = 64  # --threads above this are capped (README)
-CBC_MB = 256  # exact.mip-megabytes: what CBC's child may take beyond the solver (README)
+CBC_MB = 512  # exact.mip-megabytes: what CBC's child may take beyond the solver (README)
 
 
 COUNTS = {}
