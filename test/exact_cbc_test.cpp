@@ -50,6 +50,16 @@ bool picks_forbidden(const Problem& p, const std::vector<Strategy>& a) {
   return evaluate(p, a).forbidden_picks > 0;
 }
 
+// A generated core of 40 groups under folded leaves that CBC proves in a second or two.
+Problem core_of_40() {
+  GeneratorOptions g;
+  g.family = Family::kCore;
+  g.nodes = 40;
+  g.seed = 2;
+  g.leaves = 2;
+  return generate_problem(g);
+}
+
 }  // namespace
 
 TEST_CASE("every assignment of a tiny problem is a point of the model with its cost") {
@@ -129,12 +139,7 @@ TEST_CASE("CBC's bounds on the way never pass the optimum it proves") {
   // A generated core (40 groups under folded leaves) that CBC proves in a second or two,
   // sending its rising bound on the way; its heuristics' small searches have bounds of
   // their own, above the optimum, that must not get through.
-  GeneratorOptions g;
-  g.family = Family::kCore;
-  g.nodes = 40;
-  g.seed = 2;
-  g.leaves = 2;
-  const Problem p = generate_problem(g);
+  const Problem p = core_of_40();
   const Reduced r = Reduced::build(p, true);
   Log log(stderr, nullptr, true);
   const auto search = CbcSearch::start(r, std::nullopt, log, {});
@@ -185,12 +190,7 @@ TEST_CASE(
 }
 
 TEST_CASE("CBC's child keeps to its memory and its program to its size") {
-  GeneratorOptions g;
-  g.family = Family::kCore;
-  g.nodes = 40;
-  g.seed = 2;
-  g.leaves = 2;
-  const Problem p = generate_problem(g);
+  const Problem p = core_of_40();
   const Reduced r = Reduced::build(p, true);
   Log log(stderr, nullptr, true);
   const StopControl stop;

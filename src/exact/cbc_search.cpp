@@ -273,12 +273,13 @@ double CbcSearch::seconds() const {
   return std::chrono::duration<double>(Clock::now() - begin_).count();
 }
 
-Total CbcSearch::margin_bound(double best_possible) const {
+void CbcSearch::raise_bound(double best_possible, Update& u) {
+  if (!std::isfinite(best_possible) || best_possible <= -1e40) return;  // none yet
   // Costs are integers: one unit below, less a relative margin for the LPs' tolerances.
   const double b = std::floor(best_possible - 1 - 1e-7 * std::fabs(best_possible));
   const Total cap = below_.value_or(kForbidden);
-  if (b >= static_cast<double>(cap)) return cap;
-  return static_cast<Total>(b);
+  const Total bound = b >= static_cast<double>(cap) ? cap : static_cast<Total>(b);
+  if (!bound_ || bound > *bound_) bound_ = u.bound = bound;
 }
 
 void CbcSearch::read_records(Update& u) {
@@ -305,8 +306,7 @@ void CbcSearch::read_records(Update& u) {
         for (std::uint32_t g = 0; valid && g < n; ++g) valid = x[g] >= 0 && x[g] < r_.strategies(g);
         if (valid && model_.overloaded(x).empty()) {
           const Total cost = MipModel::cost(r_, x);
-          if (cost < kForbidden && (!best_ || cost < best_cost_) && (!below_ || cost < *below_)) {
-            best_ = x;
+          if (cost < best_cost_ && (!below_ || cost < *below_)) {
             best_cost_ = cost;
             u.x = std::move(x);
           }
@@ -316,10 +316,7 @@ void CbcSearch::read_records(Update& u) {
       double bp = 0;
       if (take(buffer_, at, bp)) {
         whole = true;
-        if (std::isfinite(bp) && bp > -1e40) {
-          const Total b = margin_bound(bp);
-          if (!bound_ || b > *bound_) bound_ = u.bound = b;
-        }
+        raise_bound(bp, u);
       }
     } else if (tag == kEnd) {
       std::uint8_t finished = 0;
@@ -330,10 +327,9 @@ void CbcSearch::read_records(Update& u) {
           // No answer below `below` cheaper than the best sent: every answer costs at least
           // its cost (or `below`, or none is feasible).
           u.complete = complete_ = true;
-          bound_ = u.bound = best_ ? best_cost_ : below_.value_or(kForbidden);
-        } else if (std::isfinite(bp) && bp > -1e40) {
-          const Total b = margin_bound(bp);
-          if (!bound_ || b > *bound_) bound_ = u.bound = b;
+          bound_ = u.bound = std::min(best_cost_, below_.value_or(kForbidden));
+        } else {
+          raise_bound(bp, u);
         }
       }
     } else {

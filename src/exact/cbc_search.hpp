@@ -84,7 +84,8 @@ class CbcSearch {
  private:
   CbcSearch(const Reduced& r, MipModel model, std::optional<Total> below);
   void read_records(Update& u);
-  Total margin_bound(double best_possible) const;
+  // Offers the search's best possible objective, less the margin, as a bound when it rose.
+  void raise_bound(double best_possible, Update& u);
 
   const Reduced& r_;
   MipModel model_;
@@ -92,9 +93,8 @@ class CbcSearch {
   Clock::time_point begin_;
   pid_t child_ = -1;
   int fd_ = -1;
-  std::string buffer_;                         // bytes of records not yet whole
-  std::optional<std::vector<Strategy>> best_;  // the cheapest answer received
-  Total best_cost_ = kForbidden;
+  std::string buffer_;            // bytes of records not yet whole
+  Total best_cost_ = kForbidden;  // of the cheapest answer received
   std::optional<Total> bound_;
   bool over_ = false, complete_ = false;
 };

@@ -138,9 +138,8 @@ void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t roun
   // synchronisation.
   const bool with_cbc = seconds <= 0;
   if (bound_ && !o_.deterministic)
-    pool.emplace_back([&] {
-      bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done, 0, with_cbc);
-    });
+    pool.emplace_back(
+        [&] { bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done, 0, with_cbc); });
   // The workers after the first yield to it (and to the bound): worker 0 has the price
   // level of a one-thread run, so more threads than cores must not slow it down.
   for (std::size_t w = 1; w < workers_.size(); ++w)
