@@ -11,6 +11,8 @@
 #include "local/compound.hpp"
 #include "local/crossover.hpp"
 #include "local/memory_index.hpp"
+#include "local/relief.hpp"
+#include "local/repair_moves.hpp"
 #include "local/state.hpp"
 #include "local/tree_block.hpp"
 #include "local/window_search.hpp"
@@ -58,6 +60,59 @@ TEST_CASE("the delta evaluator equals the reference evaluator after random move 
       CHECK(e.peak_usage == (p.num_segments() ? st.peak() : 0));
       CHECK(e.feasible == st.feasible());
     }
+  }
+}
+
+TEST_CASE("the repair's kept move list equals one rebuilt at every point, moves between") {
+  // Generated memory-family instances: folded groups with several members, hubs whose move
+  // makes hundreds of neighbours' cost changes stale, points visited mostly in a row (as a
+  // repair does) and sometimes far apart.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    GeneratorOptions g;
+    g.family = Family::kMemory;
+    g.nodes = 300 + 100 * seed;
+    g.seed = seed;
+    const Problem p = generate_problem(g);
+    const Reduced r = Reduced::build(p);
+    const MemoryIndex index(r);
+    Rng rng(seed);
+    LocalState state(r);
+    state.assign(random_labels(rng, r));
+    RepairMoves kept(index, static_cast<std::uint32_t>(r.num_nodes()));
+    std::size_t t = 0, compared = 0;
+    for (int step = 0; step < 300; ++step) {
+      CAPTURE(seed);
+      CAPTURE(step);
+      t = rng.below(4) == 0 ? rng.below(p.num_segments())
+                            : std::min(t + rng.below(3), p.num_segments() - 1);
+      std::uint64_t work = 0;
+      const std::vector<ReliefMove> got = kept.at(state, t, work);
+      std::vector<ReliefMove> want;
+      ReliefMoves rebuilt(index);
+      const std::uint64_t want_work = rebuilt.at(
+          state, t, nullptr, ReliefMoves::kAnyCost,
+          [&](std::uint32_t h, Strategy s, Total d, Total freed) {
+            want.push_back({static_cast<double>(d) / static_cast<double>(freed), h, s, d});
+          });
+      std::sort(want.begin(), want.end());
+      CHECK(work == want_work);
+      REQUIRE(got.size() == want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CHECK(got[i].g == want[i].g);
+        CHECK(got[i].s == want[i].s);
+        CHECK(got[i].d == want[i].d);
+      }
+      compared += got.size();
+      // Move up to three groups (hubs among them) as a repair step would.
+      for (std::uint64_t m = rng.below(4); m > 0; --m) {
+        const auto h = static_cast<std::uint32_t>(rng.below(r.num_nodes()));
+        const auto s =
+            static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(r.strategies(h))));
+        state.move(h, s, state.delta(h, s));
+        kept.moved(h);
+      }
+    }
+    CHECK(compared > 1000);
   }
 }
 
