@@ -42,6 +42,20 @@ struct MemoryIndex {
     insert(2 * x, l, m, lo, hi, mi);
     insert(2 * x + 1, m, r, lo, hi, mi);
   }
+  // The segment tree's nodes from the root down to leaf t: their members are the live ones.
+  void path(std::size_t t, std::vector<std::size_t>& out) const {
+    std::size_t x = 1, l = 0, r = leaves;
+    for (;;) {
+      out.push_back(x);
+      if (r - l == 1) return;
+      const std::size_t m = (l + r) / 2;
+      if (t < m) {
+        x = 2 * x, r = m;
+      } else {
+        x = 2 * x + 1, l = m;
+      }
+    }
+  }
   template <class F>
   void live_at(std::size_t t, F&& f) const {
     std::size_t x = 1, l = 0, r = leaves;

@@ -1,6 +1,7 @@
 #include "repair.hpp"
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "repair_moves.hpp"
@@ -13,7 +14,7 @@ bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOpti
   const Total limit = state.limit();
   std::vector<std::uint32_t> stamp(r.num_nodes(), 0);
   std::uint32_t now = 0;
-  RepairMoves moves(index, static_cast<std::uint32_t>(r.num_nodes()));
+  RepairMoves moves(r, index);
   const std::size_t max_steps =
       std::min<std::size_t>(static_cast<std::size_t>(o.steps_per_group) * r.num_nodes() + 100,
                             static_cast<std::size_t>(o.max_steps));
@@ -24,7 +25,7 @@ bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOpti
     if (state.feasible()) return true;
     if (poll.tick(1 + work)) return false;
     const std::size_t t = state.usage().first_above(limit);
-    const std::vector<ReliefMove>& cands = moves.at(state, t, work);
+    const std::set<ReliefMove>& cands = moves.at(state, t, work);
     if (cands.empty()) return false;
     // Take moves in order of score until t is within the limit: one group moves at most
     // once per step, with its cost change recomputed (a neighbour may have moved).
@@ -43,7 +44,7 @@ bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOpti
     // first rounds, before the prices have risen): give up and leave it to the prices.
     if (!moved) {
       if (++forced > static_cast<std::size_t>(o.forced_moves)) return false;
-      const ReliefMove best = cands[0];
+      const ReliefMove best = *cands.begin();
       state.move(best.g, best.s, state.delta(best.g, best.s));
       moves.moved(best.g);
     }
