@@ -163,6 +163,37 @@ TEST_CASE("greedy repair keeps every state exact and reports truthfully whether 
   }
 }
 
+TEST_CASE("greedy repair may take repair.steps-share of the groups when that is above max-steps") {
+  // Each group at its cheapest strategy, whatever memory it takes: the repair needs more
+  // than one step. With one step allowed it stops short; with the share of all groups it
+  // fits (checked by the reference evaluator).
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 3000;
+  const Problem p = generate_problem(g);
+  const Reduced r = Reduced::build(p);
+  const MemoryIndex index(r);
+  std::vector<Strategy> cheapest(r.num_nodes());
+  for (std::uint32_t h = 0; h < r.num_nodes(); ++h)
+    cheapest[h] = static_cast<Strategy>(std::min_element(r.costs(h), r.costs(h) + r.strategies(h)) -
+                                        r.costs(h));
+  StopControl stop;
+  RepairOptions o;
+  o.max_steps = 1;
+  for (const double share : {0.0, 1.0}) {
+    CAPTURE(share);
+    o.steps_share = share;
+    LocalState state(r);
+    state.assign(cheapest);
+    REQUIRE_FALSE(state.feasible());
+    const bool fits = greedy_repair(state, index, o, stop);
+    CHECK(fits == (share > 0));
+    const Evaluation e = evaluate(p, r.expand(state.assignment()));
+    CHECK(e.feasible == fits);
+    CHECK(e.cost == state.cost());
+  }
+}
+
 TEST_CASE("memory-aware descent ends at a 1-opt optimum within the limit, never dearer") {
   Rng rng(8);
   for (int round = 0; round < 200; ++round) {

@@ -79,9 +79,13 @@ struct IOPDDL_API RepairOptions {
   // Moves it may force (raising the peak elsewhere) before it gives up: a repair that
   // keeps forcing goes round in circles, far over the limit in the first rounds.
   int forced_moves = 200;
-  // Overloaded points it may visit (first rounds on the shared instances visit 22-923), and
-  // at most this many per reduced group (plus 100), for small instances.
+  // Overloaded points it may visit (first rounds on the shared instances visit 22-923), or
+  // this share of the reduced groups where that is more: the moves a repair needs grow with
+  // the instance (11,000 on a generated 1,000,000-node memory instance from 1.4 x the
+  // limit, bench/results/repair_steps_1M.csv); and at most this many per reduced group (plus
+  // 100), for small instances.
   int max_steps = 5000;
+  double steps_share = 0.02;
   int steps_per_group = 4;
 };
 

@@ -121,6 +121,8 @@ void describe_local(OptionTable& t, SolverOptions& o) {
             o.repair.forced_moves, 0, kMaxInt, local);
   t.integer("repair.max-steps", "Overloaded points a greedy repair may visit", o.repair.max_steps,
             1, kMaxInt, local);
+  t.number("repair.steps-share", "... or this share of the reduced groups where that is more",
+           o.repair.steps_share, 0, 1, "a share from 0 to 1", local);
   t.integer("repair.steps-per-group", "... and at most this many per reduced group (plus 100)",
             o.repair.steps_per_group, 0, kMaxInt, local);
   t.integer("compound.within-percent",

@@ -15,9 +15,11 @@ bool greedy_repair(LocalState& state, const MemoryIndex& index, const RepairOpti
   std::vector<std::uint32_t> stamp(r.num_nodes(), 0);
   std::uint32_t now = 0;
   RepairMoves moves(r, index);
+  const auto by_share =
+      static_cast<std::size_t>(o.steps_share * static_cast<double>(r.num_nodes()));
   const std::size_t max_steps =
       std::min<std::size_t>(static_cast<std::size_t>(o.steps_per_group) * r.num_nodes() + 100,
-                            static_cast<std::size_t>(o.max_steps));
+                            std::max(static_cast<std::size_t>(o.max_steps), by_share));
   std::size_t forced = 0;
   std::uint64_t work = 0;    // the previous step's
   StopPoll poll(&stop, 16);  // a step looks at every group live at one point
