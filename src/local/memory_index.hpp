@@ -42,11 +42,13 @@ struct MemoryIndex {
     insert(2 * x, l, m, lo, hi, mi);
     insert(2 * x + 1, m, r, lo, hi, mi);
   }
-  // The segment tree's nodes from the root down to leaf t: their members are the live ones.
-  void path(std::size_t t, std::vector<std::size_t>& out) const {
+  // Calls f(x) for the segment tree's nodes x from the root down to leaf t: their members
+  // are the ones live at t.
+  template <class F>
+  void walk(std::size_t t, F&& f) const {
     std::size_t x = 1, l = 0, r = leaves;
     for (;;) {
-      out.push_back(x);
+      f(x);
       if (r - l == 1) return;
       const std::size_t m = (l + r) / 2;
       if (t < m) {
@@ -56,19 +58,14 @@ struct MemoryIndex {
       }
     }
   }
+  void path(std::size_t t, std::vector<std::size_t>& out) const {
+    walk(t, [&](std::size_t x) { out.push_back(x); });
+  }
   template <class F>
   void live_at(std::size_t t, F&& f) const {
-    std::size_t x = 1, l = 0, r = leaves;
-    for (;;) {
+    walk(t, [&](std::size_t x) {
       for (std::uint32_t mi : node[x]) f(mi);
-      if (r - l == 1) return;
-      const std::size_t m = (l + r) / 2;
-      if (t < m) {
-        x = 2 * x, r = m;
-      } else {
-        x = 2 * x + 1, l = m;
-      }
-    }
+    });
   }
 };
 
