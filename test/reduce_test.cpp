@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <numeric>
+#include <set>
 
 #include "iopddl/generate.hpp"
 #include "iopddl/solve.hpp"
@@ -48,6 +49,27 @@ TEST_CASE("presolve then undo keeps the brute-force optimum and every cost exact
       if (e.feasible && e.forbidden_picks == 0 && (!best || e.cost < *best)) best = e.cost;
     });
     CHECK(best == test::brute_force_optimum(p, /*forbidden_free=*/true));
+    // One reduced edge per pair of groups; every input edge is inside a group (a node
+    // cost), the first of its pair, or summed into it, and the counts say which.
+    std::vector<std::uint32_t> group(p.num_nodes());
+    for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
+      for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi)
+        group[r.member_node(mi)] = g;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> pairs, reduced_pairs;
+    std::size_t inside = 0;
+    for (EdgeId e = 0; e < p.num_edges(); ++e) {
+      const std::uint32_t a = group[p.edge_u(e)], b = group[p.edge_v(e)];
+      if (a == b)
+        ++inside;
+      else
+        pairs.insert(std::minmax(a, b));
+    }
+    for (std::uint32_t e = 0; e < r.num_edges(); ++e)
+      reduced_pairs.insert({r.edge_u(e), r.edge_v(e)});
+    CHECK(reduced_pairs == pairs);
+    CHECK(r.num_edges() == pairs.size());
+    CHECK(r.stats().internal_edges == inside);
+    CHECK(r.stats().parallel_edges == p.num_edges() - inside - pairs.size());
     // Row and column minima have moved into node costs (input costs are non-negative).
     for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
       const Strategy ku = r.strategies(r.edge_u(e)), kv = r.strategies(r.edge_v(e));

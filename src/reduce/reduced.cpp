@@ -1,13 +1,12 @@
 #include <algorithm>
 #include <numeric>
-#include <unordered_map>
 
 #include "../util/incidence.hpp"
 #include "reduced_builder.hpp"
 
 namespace iopddl::inline v0 {
 
-using presolve::Grouping;
+using presolve::Step;
 
 namespace {
 
@@ -61,26 +60,21 @@ class Forest {
   std::vector<std::uint32_t> path_;
 };
 
-// Drops the marked strategies of every group from the grouping. Returns how many.
-std::size_t remove_strategies(const Reduced& r, const std::vector<std::vector<char>>& marks,
-                              const std::vector<std::uint32_t>& gid, Grouping& gr) {
-  std::size_t removed = 0;
+// The step that drops the marked strategies of every group. Returns how many in `removed`.
+Step remove_strategies(const Reduced& r, const std::vector<std::vector<char>>& marks,
+                       std::size_t& removed) {
+  Step step = Step::identity(r);
+  removed = 0;
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
     const auto& d = marks[g];
     if (std::find(d.begin(), d.end(), 1) == d.end()) continue;
-    const std::uint32_t G = gid[g];
-    std::vector<Strategy> keep;
+    auto& keep = step.map[g];
     for (Strategy s = 0; s < r.strategies(g); ++s)
       if (!d[s]) keep.push_back(s);
     removed += d.size() - keep.size();
-    for (NodeId v : gr.members[G]) {
-      std::vector<Strategy> c(keep.size());
-      for (std::size_t i = 0; i < keep.size(); ++i) c[i] = gr.choice[v][keep[i]];
-      gr.choice[v] = std::move(c);
-    }
-    gr.k[G] = static_cast<Strategy>(keep.size());
+    step.k[g] = static_cast<Strategy>(keep.size());
   }
-  return removed;
+  return step;
 }
 
 }  // namespace
@@ -96,9 +90,10 @@ std::string PresolveStats::summary() const {
          " edge tables with row or column minima moved into node costs";
 }
 
-// One round of folding (see Reduced::build); returns the number of folds.
-std::size_t fold_round(const Reduced& r, Grouping& gr, const std::vector<std::uint32_t>& gid,
-                       PresolveStats& stats, StopPoll& stop) {
+namespace {
+
+// One round of folding (see Reduced::build) as a step; `merges` gets the number of folds.
+Step fold_round(const Reduced& r, std::size_t& merges, StopPoll& stop) {
   std::vector<Strategy> f;
   // Fold. A node whose strategies each allow exactly one strategy of a neighbour makes
   // that neighbour a function of it. The folds of a round form a forest: a node folds
@@ -109,7 +104,7 @@ std::size_t fold_round(const Reduced& r, Grouping& gr, const std::vector<std::ui
   // neighbours goes to the first, not along some chain into a large group); the second
   // folds through chains.
   Forest forest(r);
-  std::size_t merges = 0;
+  merges = 0;
   for (int pass = 0; pass < 2; ++pass)
     for (std::uint32_t e = 0; e < r.num_edges(); ++e) {
       if (stop.tick()) throw PresolveStopped{};
@@ -125,79 +120,60 @@ std::size_t fold_round(const Reduced& r, Grouping& gr, const std::vector<std::ui
       }
       ++merges;
     }
-  if (merges > 0) {
-    // Re-index every absorbed group's members onto its root's strategies.
-    for (std::uint32_t v = 0; v < r.num_nodes(); ++v) {
-      if (forest.is_root(v)) continue;
-      const std::uint32_t R = gid[forest.root(v)], F = gid[v];
-      const std::vector<Strategy>& m = forest.map(v);
-      for (NodeId w : gr.members[F]) {
-        std::vector<Strategy> c(m.size());
-        for (std::size_t s = 0; s < m.size(); ++s) c[s] = gr.choice[w][m[s]];
-        gr.choice[w] = std::move(c);
-        gr.group_of[w] = R;
-        gr.members[R].push_back(w);
-      }
-      gr.members[F].clear();
-    }
-    stats.folded_nodes += merges;
+  Step step = Step::identity(r);
+  if (merges == 0) return step;
+  for (std::uint32_t v = 0; v < r.num_nodes(); ++v) {
+    if (forest.is_root(v)) continue;
+    step.root[v] = forest.root(v);
+    step.map[v] = forest.map(v);
   }
-  return merges;
+  return step;
 }
+
+}  // namespace
 
 Reduced Reduced::build(const Problem& p, const PresolveOptions& o,
                        const StopControl* stop_control) {
-  const bool fold = o.enabled;
   StopPoll stop(stop_control);
-  const std::size_t n = p.num_nodes();
-  Grouping gr;
-  gr.members.resize(n);
-  gr.choice.resize(n);
-  gr.group_of.resize(n);
-  gr.k.resize(n);
-  for (NodeId v = 0; v < n; ++v) {
-    gr.members[v] = {v};
-    gr.group_of[v] = v;
-    gr.k[v] = p.strategies(v);
-    gr.choice[v].resize(static_cast<std::size_t>(p.strategies(v)));
-    for (Strategy s = 0; s < p.strategies(v); ++s) gr.choice[v][s] = s;
-  }
   PresolveStats stats;
-  if (!fold) {
-    Reduced r = ReducedBuilder::materialize(p, gr, stats, stop);
+  std::vector<std::uint32_t> inputs;
+  Reduced r, spare;
+  ReducedBuilder::materialize(p, p, Step::identity(p), inputs, stats, stop, r);
+  if (!o.enabled) {
     r.stats_ = stats;
     return r;
   }
-  const Grouping identity = gr;
+  // Each round finds one kind of change on the current reduced problem (forbidden
+  // strategies, else folds, else dominated strategies) and builds the next from it.
   std::vector<std::vector<char>> dead;
   for (;;) {
     ++stats.rounds;
-    Reduced r = ReducedBuilder::materialize(p, gr, stats, stop);
     if (!ReducedBuilder::find_dead(r, dead, stop)) {
       PresolveStats none;
       none.infeasible_forbidden = true;
-      Reduced plain = ReducedBuilder::materialize(p, identity, none, stop);
-      plain.stats_ = none;
-      return plain;
+      inputs.clear();
+      ReducedBuilder::materialize(p, p, Step::identity(p), inputs, none, stop, r);
+      r.stats_ = none;
+      return r;
     }
-    // Map reduced ids back to grouping ids (materialize keeps the order of live groups).
-    std::vector<std::uint32_t> gid;
-    for (std::uint32_t g = 0; g < gr.members.size(); ++g)
-      if (!gr.members[g].empty()) gid.push_back(g);
-    const std::size_t died = remove_strategies(r, dead, gid, gr);
-    stats.dead_strategies += died;
-    if (died > 0) continue;
-    const std::size_t merges = fold_round(r, gr, gid, stats, stop);
-    if (merges > 0) continue;
-    const std::size_t dominated = ReducedBuilder::find_dominated(r, dead, o.dominance_budget, stop);
-    if (dominated > 0) {
-      stats.dominated_strategies += remove_strategies(r, dead, gid, gr);
-      continue;
+    std::size_t changed = 0;
+    Step step = remove_strategies(r, dead, changed);
+    stats.dead_strategies += changed;
+    if (changed == 0) {
+      step = fold_round(r, changed, stop);
+      stats.folded_nodes += changed;
     }
-    stats.minima_moved = ReducedBuilder::move_minima(r);
-    r.stats_ = stats;
-    return r;
+    if (changed == 0 && ReducedBuilder::find_dominated(r, dead, o.dominance_budget, stop) > 0) {
+      step = remove_strategies(r, dead, changed);
+      stats.dominated_strategies += changed;
+    }
+    if (changed == 0) break;
+    ReducedBuilder::materialize(p, r, step, inputs, stats, stop, spare);
+    std::swap(r, spare);
   }
+  stats.minima_moved = ReducedBuilder::move_minima(r);
+  r.stats_ = stats;
+  return r;
 }
 
 std::vector<Strategy> Reduced::expand(const std::vector<Strategy>& x) const {
