@@ -127,36 +127,59 @@ std::optional<int> take_input(Run& run, const Problem& problem) {
   return std::nullopt;
 }
 
-// The statistics and the final report; false if the reference evaluator refuses the
-// store's answer (a bug: the store only takes answers it checked), which is then not printed.
-bool report(Run& run, const Problem& problem, const SolveResult& result) {
+// The status to print and its note. A proof is only of the problem solved: a request whose
+// costs were rounded, or whose soft budget became the hard limit, is not proven optimal.
+std::string settle_status(Run& run, const Problem& problem, const SolveResult& result) {
   run.status = status_name(result.status);
   run.solve_status = result.status;
-  // A request whose costs were rounded: the proof is of the rounded problem, not the given one.
-  std::string note = result.note;
-  if (result.status == SolveStatus::kOptimal && run.request &&
-      run.request->max_rounding_error > 0) {
+  if (result.status != SolveStatus::kOptimal || !run.request) return result.note;
+  if (run.request->max_rounding_error > 0) {
     run.status = status_name(SolveStatus::kFeasible);
-    note = "optimal for the rounded costs only (" + note + ")";
-  } else if (result.status == SolveStatus::kOptimal && run.request && soft_budget(*run.request) &&
-             !run.weighing) {
-    run.status = status_name(SolveStatus::kFeasible);
-    note = "optimal under the hard limit " + std::to_string(problem.usage_limit().value_or(0)) +
-           " only, not for the soft budget (" + note + ")";
+    return "optimal for the rounded costs only (" + result.note + ")";
   }
+  if (soft_budget(*run.request) && !run.weighing) {
+    run.status = status_name(SolveStatus::kFeasible);
+    return "optimal under the hard limit " + std::to_string(problem.usage_limit().value_or(0)) +
+           " only, not for the soft budget (" + result.note + ")";
+  }
+  return result.note;
+}
+
+// The work and each neighbourhood's statistics, kept for the result document and logged
+// with --stats.
+void report_statistics(Run& run, const SolveResult& result) {
   {
     std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
     run.neighbourhoods = result.neighbourhoods;
     run.work = result.work;
   }
-  if (run.settings.stats)
-    run.log.info("work: %llu units", static_cast<unsigned long long>(result.work));
-  if (run.settings.stats)
-    for (const NeighbourhoodReport& n : result.neighbourhoods)
-      run.log.info("neighbourhood %s: %llu batches, %llu improving moves, gain %s, %.2f s",
-                   n.name.c_str(), static_cast<unsigned long long>(n.calls),
-                   static_cast<unsigned long long>(n.improvements), to_string(n.gain).c_str(),
-                   n.seconds);
+  if (!run.settings.stats) return;
+  run.log.info("work: %llu units", static_cast<unsigned long long>(result.work));
+  for (const NeighbourhoodReport& n : result.neighbourhoods)
+    run.log.info("neighbourhood %s: %llu batches, %llu improving moves, gain %s, %.2f s",
+                 n.name.c_str(), static_cast<unsigned long long>(n.calls),
+                 static_cast<unsigned long long>(n.improvements), to_string(n.gain).c_str(),
+                 n.seconds);
+}
+
+// The answer in the request's terms; one that does not beat the request's max_cost is
+// withheld, as XLA expects.
+void report_request_answer(Run& run) {
+  const RequestAnswer answer = request_answer(run, run.store.assignment(), true);
+  run.log.info("request: cost %.17g in its units, status %s%s%s", answer.cost,
+               status_name(answer.status), answer.message.empty() ? "" : ": ",
+               answer.message.c_str());
+  if (answer.status != SolveStatus::kNoSolution) return;
+  std::lock_guard lock(run.mutex);
+  run.withheld = true;
+  run.status = status_name(SolveStatus::kNoSolution);
+}
+
+// The statistics and the final report; false if the reference evaluator refuses the
+// store's answer (a bug: the store only takes answers it checked), which is then not printed.
+bool report(Run& run, const Problem& problem, const SolveResult& result) {
+  const std::string note = settle_status(run, problem, result);
+  report_statistics(run, result);
   if (!run.store.has_solution() || run.rank != 0) return true;
   // The reference evaluator has the last word on what we print.
   const Evaluation e = evaluate(problem, run.store.assignment());
@@ -177,18 +200,7 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
                  history.empty() ? "?" : history.back().source.c_str(),
                  100 * relative_gap(e.cost, *bound));
   }
-  if (run.request) {
-    const RequestAnswer answer = request_answer(run, run.store.assignment(), true);
-    run.log.info("request: cost %.17g in its units, status %s%s%s", answer.cost,
-                 status_name(answer.status), answer.message.empty() ? "" : ": ",
-                 answer.message.c_str());
-    if (answer.status ==
-        SolveStatus::kNoSolution) {  // max_cost not beaten: no answer, as XLA expects
-      std::lock_guard lock(run.mutex);
-      run.withheld = true;
-      run.status = status_name(SolveStatus::kNoSolution);
-    }
-  }
+  if (run.request) report_request_answer(run);
   return true;
 }
 

@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -279,6 +280,40 @@ std::unique_ptr<BoundRounds> split_bound_rounds(Portfolio& portfolio, const Solv
   return bounds;
 }
 
+// The whole-problem phases: every rank's portfolio runs a phase (after the bound's rounds,
+// if the ranks split the bound); then the ranks 1. stop together, 2. take the best
+// assignment of all ranks, 3. blend their memory multipliers; rank 0 checkpoints.
+using PhaseCheckpoint =
+    std::function<void(bool stopping, std::uint64_t epoch, const std::vector<double>& prices)>;
+void run_phases(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
+                Portfolio& portfolio, BoundRounds* bounds, MPI_Comm comm, StopControl& stop,
+                IncumbentStore& store, Log& log, const PhaseCheckpoint& checkpoint) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  double phase_seconds = 0;
+  for (std::uint64_t epoch = 0;; ++epoch) {
+    if (bounds) bounds->run(phase_seconds, o, rank, size, portfolio, stop, store, log, comm);
+    const double phase_start = stop.elapsed();
+    if (o.deterministic)
+      portfolio.run(stop, store, d.sync_rounds);
+    else
+      portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
+    phase_seconds = stop.elapsed() - phase_start;
+    // (a deterministic run ends once every rank's workers have spent their work)
+    auto [x, cost] = portfolio.best();
+    coordinator::PhaseReport mine{stop.should_stop(), o.deterministic && !portfolio.spent(),
+                                  std::nullopt};
+    if (!x.empty()) mine.best = cost;
+    const std::vector<coordinator::PhaseReport> reports = gather_reports(mine, size, comm);
+    const bool want_stop = coordinator::stop_after_phase(reports, o.deterministic);
+    share_best(portfolio, std::move(x), p, store, log, epoch, rank, reports, comm);
+    const std::vector<double> prices = blend_prices(portfolio, d.price_blend, size, comm);
+    if (rank == 0) checkpoint(want_stop, epoch, prices);
+    if (want_stop) break;
+  }
+}
+
 }  // namespace
 
 SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
@@ -331,29 +366,10 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                              running);
                 });
   } else {
-    double phase_seconds = 0;
-    for (std::uint64_t epoch = 0;; ++epoch) {
-      if (bounds)
-        bounds->run(phase_seconds, options, rank, size, portfolio, stop, store, log, comm);
-      const double phase_start = stop.elapsed();
-      if (o.deterministic)
-        portfolio.run(stop, store, d.sync_rounds);
-      else
-        portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.sync_seconds);
-      phase_seconds = stop.elapsed() - phase_start;
-      // 1. Stop together. 2. The best assignment of all ranks. 3. Memory multipliers.
-      // (a deterministic run ends once every rank's workers have spent their work)
-      auto [x, cost] = portfolio.best();
-      coordinator::PhaseReport mine{stop.should_stop(), o.deterministic && !portfolio.spent(),
-                                    std::nullopt};
-      if (!x.empty()) mine.best = cost;
-      const std::vector<coordinator::PhaseReport> reports = gather_reports(mine, size, comm);
-      const bool want_stop = coordinator::stop_after_phase(reports, o.deterministic);
-      share_best(portfolio, std::move(x), p, store, log, epoch, rank, reports, comm);
-      const std::vector<double> prices = blend_prices(portfolio, d.price_blend, size, comm);
-      if (rank == 0) checkpoint(want_stop, epoch, prices);
-      if (want_stop) break;
-    }
+    run_phases(p, o, d, portfolio, bounds.get(), comm, stop, store, log,
+               [&](bool stopping, std::uint64_t epoch, const std::vector<double>& prices) {
+                 checkpoint(stopping, epoch, prices);
+               });
   }
   log_end(rank, bounds.get(), log, comm);
   SolveResult done = end_result(store, portfolio);

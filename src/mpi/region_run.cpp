@@ -45,8 +45,6 @@ std::vector<std::vector<std::int64_t>> gather_messages(const std::vector<std::in
   return out;
 }
 
-}  // namespace
-
 // Rank 0's whole-problem member in a timed run with polishers: the portfolio searches in a
 // thread of its own from the first round to the last, never stopped at a round's end (a
 // phase end cuts a polisher's pass short: N at 20 s, np 1 x 2 threads, seeds 1-3, 1.08 of
@@ -73,56 +71,109 @@ class RunningMember {
   std::thread thread_;
 };
 
+// What every rank's part of a region run shares.
+struct RegionRun {
+  const Problem& p;
+  const SolverOptions& o;
+  const DistributedOptions& d;
+  Portfolio& portfolio;
+  StopControl& stop;
+  IncumbentStore& store;
+  Log& log;
+  int rank, size;
+};
+
+// One rank's share of a round: rank 0 runs its phase (or lets its running member search
+// until the round's end), the others improve their regions of the round's incumbent.
+// Returns their changes; phase_work gets rank 0's phase's work.
+std::vector<coordinator::RegionChange> round_share(const RegionRun& run, RegionRounds& rounds,
+                                                   std::optional<RunningMember>& member,
+                                                   std::uint64_t last, std::uint64_t& phase_work) {
+  const DistributedOptions& d = run.d;
+  const double round_end = run.stop.elapsed() + d.region_seconds;
+  std::vector<coordinator::RegionChange> mine;
+  if (run.rank == 0 && member) {
+    while (run.stop.elapsed() < round_end && !member->stopped())
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  } else if (run.rank == 0) {
+    const std::uint64_t before = run.portfolio.work();
+    if (run.o.deterministic)
+      run.portfolio.run(run.stop, run.store, d.sync_rounds);
+    else
+      run.portfolio.run(run.stop, run.store, std::numeric_limits<std::uint64_t>::max(),
+                        d.region_seconds);
+    phase_work = run.portfolio.work() - before;
+  } else {
+    const std::size_t ranks = static_cast<std::size_t>(run.size);
+    const std::vector<std::uint32_t> regions = rounds.assigned(run.rank - 1, ranks - 1);
+    for (std::size_t j = 0; j < regions.size(); ++j) {
+      // the round's time left, shared among the regions left
+      const double seconds =
+          std::max(0.0, round_end - run.stop.elapsed()) / static_cast<double>(regions.size() - j);
+      mine.push_back(rounds.improve(regions[j], region_work(last, rounds.regions(), ranks), seconds,
+                                    run.stop));
+    }
+  }
+  return mine;
+}
+
+// Rank 0's end of a round: the ranks' messages (a stop flag, then their packed changes)
+// merged into the incumbent. Stops when any rank asks to or (deterministic) rank 0's work
+// is spent: the region ranks' work is rank 0's, so only rank 0 reports work left.
+bool end_region_round(const RegionRun& run, RegionRounds& rounds,
+                      const std::vector<std::vector<std::int64_t>>& messages, std::uint64_t round) {
+  std::vector<coordinator::RegionChange> changes;
+  std::size_t bytes = 0;
+  std::vector<coordinator::PhaseReport> reports(messages.size());
+  reports[0].work_left = run.o.deterministic && !run.portfolio.spent();  // (not read while running)
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    const std::vector<std::int64_t>& m = messages[i];
+    reports[i].stop = m.at(0) != 0;
+    bytes += m.size() * sizeof(std::int64_t);
+    std::vector<coordinator::RegionChange> theirs =
+        unpack_changes(std::span<const std::int64_t>(m).subspan(1), run.p);
+    for (auto& c : theirs) changes.push_back(std::move(c));
+  }
+  const coordinator::AssemblyOutcome end =
+      end_round(run.p, rounds, run.portfolio, run.store, std::move(changes));
+  if (run.size > 1)
+    run.log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
+                 static_cast<unsigned long long>(round + 1), to_string(run.store.cost()).c_str(),
+                 end.accepted, end.refused, bytes);
+  return coordinator::stop_after_phase(reports, run.o.deterministic);
+}
+
+}  // namespace
+
 void run_regions(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
                  Portfolio& portfolio, MPI_Comm comm, StopControl& stop, IncumbentStore& store,
                  Log& log, const AfterRound& after_round) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  const std::size_t ranks = static_cast<std::size_t>(size);
+  RegionRun run{p, o, d, portfolio, stop, store, log, 0, 1};
+  MPI_Comm_rank(comm, &run.rank);
+  MPI_Comm_size(comm, &run.size);
   // Round 0 starts from rank 0's best (its baseline at least).
   std::vector<Strategy> x(p.num_nodes(), 0);
   Total cost = 0;
-  if (rank == 0) {
+  if (run.rank == 0) {
     auto [best, has] = store.snapshot();
     if (!has) throw std::logic_error("region run without an incumbent");
     x = best;
     cost = store.cost();
   }
   share_incumbent(x, cost, comm);
-  RegionRounds rounds(p, portfolio.reduced(), o, region_count(ranks, d), x);
+  RegionRounds rounds(p, portfolio.reduced(), o, region_count(run.size, d), x);
   // The work of rank 0's last phase (in the first round: its start's), which deterministic
   // region ranks spend in the round.
   std::uint64_t last = portfolio.work();
   MPI_Bcast(&last, 1, MPI_UINT64_T, 0, comm);
   std::optional<RunningMember> member;
-  if (rank == 0 && !o.deterministic && portfolio.polishers() > 0)
+  if (run.rank == 0 && !o.deterministic && portfolio.polishers() > 0)
     member.emplace(portfolio, stop, store);
   for (std::uint64_t round = 0;; ++round) {
     rounds.begin(round);
-    const double round_end = stop.elapsed() + d.region_seconds;
-    std::vector<coordinator::RegionChange> mine;
     std::uint64_t phase_work = 0;
-    if (rank == 0 && member) {
-      while (stop.elapsed() < round_end && !member->stopped())
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    } else if (rank == 0) {
-      const std::uint64_t before = portfolio.work();
-      if (o.deterministic)
-        portfolio.run(stop, store, d.sync_rounds);
-      else
-        portfolio.run(stop, store, std::numeric_limits<std::uint64_t>::max(), d.region_seconds);
-      phase_work = portfolio.work() - before;
-    } else {
-      const std::vector<std::uint32_t> regions = rounds.assigned(rank - 1, ranks - 1);
-      for (std::size_t j = 0; j < regions.size(); ++j) {
-        // the round's time left, shared among the regions left
-        const double seconds =
-            std::max(0.0, round_end - stop.elapsed()) / static_cast<double>(regions.size() - j);
-        mine.push_back(
-            rounds.improve(regions[j], region_work(last, rounds.regions(), ranks), seconds, stop));
-      }
-    }
+    const std::vector<coordinator::RegionChange> mine =
+        round_share(run, rounds, member, last, phase_work);
     // (a deterministic run stops by work, judged on rank 0, or by a signal)
     const bool stopping_here = member            ? member->stopped()
                                : o.deterministic ? stop.stop_requested()
@@ -130,31 +181,10 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
     std::vector<std::int64_t> message{stopping_here ? 1 : 0};
     const std::vector<std::int64_t> packed = pack_changes(mine);
     message.insert(message.end(), packed.begin(), packed.end());
-    const std::vector<std::vector<std::int64_t>> messages =
-        gather_messages(message, rank, size, comm);
+    const auto messages = gather_messages(message, run.rank, run.size, comm);
     std::int64_t decision[2] = {0, static_cast<std::int64_t>(phase_work)};
-    if (rank == 0) {
-      std::vector<coordinator::RegionChange> changes;
-      std::size_t bytes = 0;
-      // Stop when any rank asks to or (deterministic) rank 0's work is spent: the region
-      // ranks' work is rank 0's, so only rank 0 reports work left.
-      std::vector<coordinator::PhaseReport> reports(messages.size());
-      reports[0].work_left = o.deterministic && !portfolio.spent();  // (not read while running)
-      for (std::size_t i = 0; i < messages.size(); ++i) {
-        const std::vector<std::int64_t>& m = messages[i];
-        reports[i].stop = m.at(0) != 0;
-        bytes += m.size() * sizeof(std::int64_t);
-        std::vector<coordinator::RegionChange> theirs =
-            unpack_changes(std::span<const std::int64_t>(m).subspan(1), p);
-        for (auto& c : theirs) changes.push_back(std::move(c));
-      }
-      const coordinator::AssemblyOutcome end =
-          end_round(p, rounds, portfolio, store, std::move(changes));
-      if (size > 1)
-        log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
-                 static_cast<unsigned long long>(round + 1), to_string(store.cost()).c_str(),
-                 end.accepted, end.refused, bytes);
-      const bool stopping = coordinator::stop_after_phase(reports, o.deterministic);
+    if (run.rank == 0) {
+      const bool stopping = end_region_round(run, rounds, messages, round);
       decision[0] = stopping ? 1 : 0;
       // The member stops before the last checkpoint, which then holds its prices.
       if (stopping && member) member->finish();
@@ -163,12 +193,12 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
     MPI_Bcast(decision, 2, MPI_INT64_T, 0, comm);
     if (decision[0] != 0) break;
     last = static_cast<std::uint64_t>(decision[1]);
-    if (rank == 0) {
+    if (run.rank == 0) {
       x = rounds.incumbent();
       cost = rounds.cost();
     }
     share_incumbent(x, cost, comm);
-    if (rank != 0) rounds.adopt(x, cost);
+    if (run.rank != 0) rounds.adopt(x, cost);
   }
 }
 

@@ -21,6 +21,44 @@ std::vector<Total> usage_by_segment(const Problem& p, std::span<const Strategy> 
   return out;
 }
 
+namespace {
+
+// The heaviest operations live at the peak, one per line, for a gnuplot label.
+std::string peak_names(const Problem& p, std::span<const Strategy> a, const Evaluation& e,
+                       int named, const std::vector<std::string>& node_names) {
+  std::vector<std::pair<NodeId, Usage>> live = live_usages(p, a, e.peak_time);
+  live.resize(std::min(live.size(), static_cast<std::size_t>(std::max(named, 0))));
+  std::string names;
+  for (const auto& [v, u] : live) {
+    std::string who = v < node_names.size() ? node_names[v] : "node " + std::to_string(v);
+    for (char& c : who)  // (inside a double-quoted gnuplot string)
+      if (c == '"' || c == '\\' || c == '\n') c = ' ';
+    names += (names.empty() ? "" : "\\n") + who + " (" + std::to_string(u) + ")";
+  }
+  return names;
+}
+
+// The second panel: cost and bound over time, in the range that shows the end game: from
+// the lowest of the bound and the final cost, with room above for the approach (the first
+// answers can be far costlier).
+void history_panel(const CostHistory& h, std::ostringstream& s) {
+  const double last = h.costs.back().second;
+  double low = last;
+  for (const auto& b : h.bounds) low = std::min(low, b.second);
+  const double room = last > low ? 3 * (last - low) : 0.02 * std::abs(last) + 1;
+  s << "unset label\nset title 'cost and certified lower bound over time'\n"
+    << "set xlabel 'seconds'\nset ylabel 'cost'\nset format y '%.6g'\n"
+    << "set yrange [" << low - 0.1 * room << ":" << last + room << "]\n$costs << EOD\n";
+  for (const auto& [t, c] : h.costs) s << t << " " << c << "\n";
+  s << "EOD\n$bounds << EOD\n";
+  for (const auto& [t, b] : h.bounds) s << t << " " << b << "\n";
+  s << "EOD\nplot $costs using 1:2 with steps lw 2 title 'best cost'";
+  if (!h.bounds.empty()) s << ", $bounds using 1:2 with steps lw 2 dt 2 title 'bound'";
+  s << "\nunset multiplot\n";
+}
+
+}  // namespace
+
 MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, CostHistory h,
                              int named, const std::vector<std::string>& node_names) {
   for (auto* line : {&h.costs, &h.bounds})  // both go on to the end of the run
@@ -29,9 +67,6 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, Cost
   const std::vector<Total> used = usage_by_segment(p, a);
   const Evaluation e = evaluate(p, a);
   const auto& times = p.times();
-  // The heaviest operations live at the peak.
-  std::vector<std::pair<NodeId, Usage>> live = live_usages(p, a, e.peak_time);
-  live.resize(std::min(live.size(), static_cast<std::size_t>(std::max(named, 0))));
 
   std::ostringstream csv;
   csv << "start,end,usage\n";
@@ -52,16 +87,10 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, Cost
   if (!used.empty()) s << times.back() << " " << to_string(used.back()) << "\n";
   if (used.empty()) s << "0 0\n1 0\n";  // (no time at all: a flat line at 0, not an error)
   s << "EOD\n";
-  std::string names;
-  for (const auto& [v, u] : live) {
-    std::string who = v < node_names.size() ? node_names[v] : "node " + std::to_string(v);
-    for (char& c : who)  // (inside a double-quoted gnuplot string)
-      if (c == '"' || c == '\\' || c == '\n') c = ' ';
-    names += (names.empty() ? "" : "\\n") + who + " (" + std::to_string(u) + ")";
-  }
   if (!used.empty()) {
     s << "set label 1 " << gnuplot_string("peak") << " at " << e.peak_time << ","
       << to_string(e.peak_usage) << " point pt 7 ps 1.5 offset 1,0.5\n";
+    const std::string names = peak_names(p, a, e, named, node_names);
     if (!names.empty())
       s << "set label 2 \"heaviest live at the peak:\\n"
         << names << "\" at graph 0.02,0.95 "
@@ -72,23 +101,7 @@ MemoryPicture memory_picture(const Problem& p, std::span<const Strategy> a, Cost
     s << ", " << *p.usage_limit() << " with lines dt 2 lw 2 lc rgb 'red' title 'limit "
       << *p.usage_limit() << "'";
   s << "\n";
-  if (history) {
-    // The range that shows the end game: from the lowest of the bound and the final cost,
-    // with room above for the approach (the first answers can be far costlier).
-    const double last = h.costs.back().second;
-    double low = last;
-    for (const auto& b : h.bounds) low = std::min(low, b.second);
-    const double room = last > low ? 3 * (last - low) : 0.02 * std::abs(last) + 1;
-    s << "unset label\nset title 'cost and certified lower bound over time'\n"
-      << "set xlabel 'seconds'\nset ylabel 'cost'\nset format y '%.6g'\n"
-      << "set yrange [" << low - 0.1 * room << ":" << last + room << "]\n$costs << EOD\n";
-    for (const auto& [t, c] : h.costs) s << t << " " << c << "\n";
-    s << "EOD\n$bounds << EOD\n";
-    for (const auto& [t, b] : h.bounds) s << t << " " << b << "\n";
-    s << "EOD\nplot $costs using 1:2 with steps lw 2 title 'best cost'";
-    if (!h.bounds.empty()) s << ", $bounds using 1:2 with steps lw 2 dt 2 title 'bound'";
-    s << "\nunset multiplot\n";
-  }
+  if (history) history_panel(h, s);
   return {s.str(), csv.str()};
 }
 

@@ -50,71 +50,84 @@ std::optional<SoftBudget> soft_budget(const XlaRequest& q) {
   return SoftBudget{*q.budget, *q.overbudget_coeff * q.cost_scale};
 }
 
+namespace {
+
+void say(RequestAnswer& out, const std::string& what) {
+  out.message += (out.message.empty() ? "" : "; ") + what;
+}
+
+// A soft budget: an overrun's cost is added in the request's units (its own coefficient),
+// and an answer found under the hard limit without weighing overruns is not proven optimal.
+void answer_soft_budget(const XlaRequest& q, const Problem& problem, const Evaluation& e,
+                        const std::optional<OverrunWeighing>& weighed, RequestAnswer& out) {
+  if (e.peak_usage > *q.budget) {
+    out.overbudget_cost = static_cast<double>(
+        overrun_penalty(SoftBudget{*q.budget, *q.overbudget_coeff}, e.peak_usage));
+    out.cost += out.overbudget_cost;
+    say(out, "peak " + to_string(e.peak_usage) + " is over the soft budget " +
+                 std::to_string(*q.budget) + " (overrun cost " +
+                 request_number(out.overbudget_cost) + ")");
+  }
+  if (weighed) return;
+  if (out.status == SolveStatus::kOptimal) out.status = SolveStatus::kFeasible;
+  say(out, "answered under the hard limit " + std::to_string(problem.usage_limit().value_or(0)) +
+               ": overruns were not weighed against cost, so it is not proven optimal for the "
+               "soft budget");
+}
+
+// Rounded costs: the problem solved is not quite the one given, so neither its proof nor its
+// bound holds for the request as they stand.
+void answer_rounding(const XlaRequest& q, RequestAnswer& out) {
+  const std::string how = "costs scaled by " + request_number(q.cost_scale) +
+                          " and rounded, within a relative rounding error of " +
+                          request_number(q.max_rounding_error) + " per cost";
+  if (out.status == SolveStatus::kOptimal) {
+    out.status = SolveStatus::kFeasible;
+    say(out, "optimal for the " + how + "; not proven for the costs as given");
+  } else {
+    say(out, how);
+  }
+}
+
+}  // namespace
+
 RequestAnswer answer_request(const XlaRequest& q, const Problem& problem, SolveStatus status,
                              const std::vector<Strategy>& a, bool has, std::optional<Total> bound,
                              const std::optional<OverrunWeighing>& weighed) {
   RequestAnswer out;
   out.status = status;
-  const auto say = [&](const std::string& what) {
-    out.message += (out.message.empty() ? "" : "; ") + what;
-  };
   if (!q.ignored.empty()) {
     std::string list;
     for (const std::string& f : q.ignored) list += (list.empty() ? "" : ", ") + f;
-    say("ignored: " + list);
+    say(out, "ignored: " + list);
   }
   if (!has) {  // nothing to answer with: never "optimal" or "feasible"
     if (out.status != SolveStatus::kInfeasible) out.status = SolveStatus::kNoSolution;
     if (out.status == SolveStatus::kInfeasible)
-      if (const auto why = explain_infeasibility(problem)) say(why->describe());
+      if (const auto why = explain_infeasibility(problem)) say(out, why->describe());
     return out;
   }
   const Evaluation e = evaluate(problem, a);
   if (e.forbidden_picks > 0) {  // a follower, an alias or an infinite cost broken
     out.status = SolveStatus::kNoSolution;
-    say("every answer found breaks a follower, an alias or an infinite cost");
+    say(out, "every answer found breaks a follower, an alias or an infinite cost");
     return out;
   }
   out.s_val = a;
   out.peak_usage = e.peak_usage;
   out.cost = (static_cast<double>(e.cost) + q.offset) / q.cost_scale;
   const bool soft = soft_budget(q).has_value();
-  if (soft && e.peak_usage > *q.budget) {  // (in the request's units: its own coefficient)
-    out.overbudget_cost = static_cast<double>(
-        overrun_penalty(SoftBudget{*q.budget, *q.overbudget_coeff}, e.peak_usage));
-    out.cost += out.overbudget_cost;
-    say("peak " + to_string(e.peak_usage) + " is over the soft budget " +
-        std::to_string(*q.budget) + " (overrun cost " + request_number(out.overbudget_cost) + ")");
-  }
-  if (soft && !weighed) {  // solved under the hard limit: a proof there is not one here
-    if (out.status == SolveStatus::kOptimal) out.status = SolveStatus::kFeasible;
-    say("answered under the hard limit " + std::to_string(problem.usage_limit().value_or(0)) +
-        ": overruns were not weighed against cost, so it is not proven optimal for the soft "
-        "budget");
-  }
-  // Rounded costs: the problem solved is not quite the one given, so neither its proof nor
-  // its bound holds for the request as they stand.
+  if (soft) answer_soft_budget(q, problem, e, weighed, out);
   const bool rounded = q.max_rounding_error > 0;
-  if (rounded) {
-    if (out.status == SolveStatus::kOptimal) {
-      out.status = SolveStatus::kFeasible;
-      say("optimal for the costs scaled by " + request_number(q.cost_scale) +
-          " and rounded, within a relative rounding error of " +
-          request_number(q.max_rounding_error) + " per cost; not proven for the costs as given");
-    } else {
-      say("costs scaled by " + request_number(q.cost_scale) +
-          " and rounded, within a relative rounding error of " +
-          request_number(q.max_rounding_error) + " per cost");
-    }
-  }
+  if (rounded) answer_rounding(q, out);
   if (!rounded && soft && weighed && weighed->bound)
     out.lower_bound = (static_cast<double>(*weighed->bound) + q.offset) / q.cost_scale;
   else if (!rounded && !soft && bound)
     out.lower_bound = (static_cast<double>(*bound) + q.offset) / q.cost_scale;
   out.peak_times = peak_times(problem, a, e.peak_usage);
   if (q.max_cost && !(out.cost < *q.max_cost)) {
-    say("no answer cheaper than max_cost " + request_number(*q.max_cost) + " (best " +
-        request_number(out.cost) + ")");
+    say(out, "no answer cheaper than max_cost " + request_number(*q.max_cost) + " (best " +
+                 request_number(out.cost) + ")");
     out.status = SolveStatus::kNoSolution;
     out.s_val.clear();
     out.peak_times.clear();
