@@ -53,26 +53,26 @@ class PricedSearch {
               const StopControl& stop);
 
  private:
-  std::size_t n() const { return k_.size(); }
+  std::size_t n() const { return g_.k.size(); }
   double entry(std::uint32_t e, Strategy a, Strategy b) const {
-    return table_[e][static_cast<std::size_t>(a) * k_[ev_[e]] + b] - pu_[pubegin_[e] + a] -
-           pv_[pvbegin_[e] + b];
+    return g_.table[e][static_cast<std::size_t>(a) * g_.k[g_.ev[e]] + b] -
+           c_.pu[g_.pubegin[e] + a] - c_.pv[g_.pvbegin[e] + b];
   }
   // Edge e's entry for strategy a of one end and b of the other; `from_u`: a is edge_u's.
   double seen_from(std::uint32_t e, bool from_u, Strategy a, Strategy b) const {
     return from_u ? entry(e, a, b) : entry(e, b, a);
   }
   void set(double& slot, double value) {
-    trail_.push_back({&slot, slot});
+    trail_.cells.push_back({&slot, slot});
     slot = value;
   }
   struct Mark {
     std::size_t trail, removed, placed;
   };
-  Mark mark() const { return {trail_.size(), removed_.size(), placed_trail_.size()}; }
+  Mark mark() const { return {trail_.cells.size(), trail_.removed.size(), trail_.placed.size()}; }
   void undo(const Mark& m);
   auto later_first() const {
-    return [this](std::uint32_t x, std::uint32_t y) { return position_[x] < position_[y]; };
+    return [this](std::uint32_t x, std::uint32_t y) { return g_.position[x] < g_.position[y]; };
   }
   void touch(std::uint32_t i);  // node consistency of i to be checked
   void queue_directional(std::uint32_t i);
@@ -86,33 +86,52 @@ class PricedSearch {
   std::uint32_t choose() const;
 
   // The graph (fixed).
-  std::vector<Strategy> k_;
-  std::vector<std::uint32_t> eu_, ev_;
-  std::vector<const double*> table_;
-  std::vector<std::vector<std::uint32_t>> incident_;
-  std::vector<std::uint32_t> position_;  // the directional order
-  std::vector<std::size_t> ubegin_, pubegin_, pvbegin_;
-  // The search state: node costs, edge deltas (entry = table - pu[a] - pv[b]), strategies
-  // alive, placed nodes, c0.
-  std::vector<double> u_, pu_, pv_;
-  std::vector<char> alive_;
-  std::vector<Strategy> domain_;
-  std::vector<std::int32_t> placed_;        // -1: open
-  std::vector<std::uint32_t> open_degree_;  // edges to open neighbours
-  double c0_ = 0, best_ = 0, tolerance_ = 0;
-  std::vector<std::pair<double*, double>> trail_;
-  std::vector<std::pair<std::uint32_t, std::size_t>> removed_;  // (node, its entry in u_)
-  std::vector<std::uint32_t> placed_trail_;
+  struct Graph {
+    std::vector<Strategy> k;
+    std::vector<std::uint32_t> eu, ev;
+    std::vector<const double*> table;
+    std::vector<std::vector<std::uint32_t>> incident;
+    std::vector<std::uint32_t> position;  // the directional order
+    std::vector<std::size_t> ubegin, pubegin, pvbegin;
+  };
+  // The reparametrised network: node costs, edge deltas (entry = table - pu[a] - pv[b]), c0.
+  struct Costs {
+    std::vector<double> u, pu, pv;
+    double c0 = 0;
+  };
+  // The search's decisions: strategies alive, placed nodes, edges to open neighbours.
+  struct Domains {
+    std::vector<char> alive;
+    std::vector<Strategy> domain;
+    std::vector<std::int32_t> placed;        // -1: open
+    std::vector<std::uint32_t> open_degree;  // edges to open neighbours
+  };
+  // What undo() takes back to a mark: cells set, strategies removed, nodes placed.
+  struct Trail {
+    std::vector<std::pair<double*, double>> cells;
+    std::vector<std::pair<std::uint32_t, std::size_t>> removed;  // (node, its entry in u)
+    std::vector<std::uint32_t> placed;
+  };
   // Propagation queues.
-  std::vector<std::uint32_t> ac_queue_;
-  std::vector<char> in_ac_, in_dac_, dirty_;
-  std::vector<std::uint32_t> dac_heap_, dirty_list_;
-
+  struct Queues {
+    std::vector<std::uint32_t> ac;
+    std::vector<char> in_ac, in_dac, dirty;
+    std::vector<std::uint32_t> dac_heap, dirty_list;
+  };
+  // The run's counts and how it ended.
+  struct Counts {
+    std::uint64_t nodes = 0, node_limit = 0, work = 0;
+    bool complete = true, out_of_budget = false, found = false;
+  };
+  Graph g_;
+  Costs c_;
+  Domains d_;
+  Trail trail_;
+  Queues q_;
+  Counts run_;
   std::vector<double> alpha_;  // directional(): the full supports
-  // Search.
   std::vector<Strategy> start_, best_x_;
-  std::uint64_t nodes_ = 0, node_limit_ = 0, work_ = 0;
-  bool complete_ = true, out_of_budget_ = false, found_ = false;
+  double best_ = 0, tolerance_ = 0;
   StopPoll poll_{nullptr, 256};
 };
 

@@ -12,12 +12,8 @@ LocalState::LocalState(const Reduced& r)
       limited_(r.original().usage_limit().has_value()),
       limit_(r.original().usage_limit().value_or(0)),
       floor_(r.num_members(), 0),
-      offset_(r.num_nodes() + 1, 0),
-      cached_at_(r.num_nodes(), 0),
-      changed_(r.num_nodes(), 0),
+      deltas_(r),
       depth_(1 + std::bit_width(r.original().num_segments())) {
-  for (std::uint32_t g = 0; g < r.num_nodes(); ++g) offset_[g + 1] = offset_[g] + r.strategies(g);
-  cache_.resize(offset_.back());
   vary_begin_.assign(r.num_nodes() + 1, 0);
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
     for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
@@ -54,9 +50,9 @@ void LocalState::assign(const std::vector<Strategy>& x) {
 
 std::span<const Total> LocalState::deltas(std::uint32_t g) {
   const Strategy k = r_.strategies(g), cur = x_[g];
-  Total* d = cache_.data() + offset_[g];
+  Total* d = deltas_.slot(g);
   const auto size = static_cast<std::size_t>(k);
-  if (cached_at_[g] >= changed_[g] && cached_at_[g] >= valid_from_) return {d, size};
+  if (deltas_.valid(g)) return {d, size};
   charge(size * (1 + r_.incident(g).size()));
   const Cost* c = r_.costs(g);
   for (Strategy s = 0; s < k; ++s) d[s] = Total{c[s]} - c[cur];
@@ -65,7 +61,7 @@ std::span<const Total> LocalState::deltas(std::uint32_t g) {
     const Cost base = row[cur];
     for (Strategy s = 0; s < k; ++s) d[s] += Total{row[s]} - base;
   }
-  cached_at_[g] = clock_;
+  deltas_.filled(g);
   return {d, size};
 }
 
@@ -83,8 +79,7 @@ void LocalState::outside_costs(std::uint32_t g, const std::vector<std::uint32_t>
 }
 
 void LocalState::touched(std::uint32_t g) {
-  changed_[g] = ++clock_;
-  for (std::uint32_t e : r_.incident(g)) changed_[r_.other(e, g)] = clock_;
+  deltas_.moved(r_, g);
 }
 
 Total LocalState::delta(std::uint32_t g, Strategy s) const {

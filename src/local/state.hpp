@@ -1,9 +1,8 @@
 // Incremental state over the reduced problem, shared by every move: the assignment, its
 // exact cost and the usage profile over compressed time in a segment tree, so a move's
 // cost delta costs O(degree) and its memory effect O(members log T). Each group's deltas to
-// all its strategies are cached until it or a neighbour moves: a search that tries many
-// groups between moves (descent, compound moves around a hub with thousands of edges) pays
-// for each group's deltas once.
+// all its strategies are cached until it or a neighbour moves (DeltaCache): descent and
+// compound moves around a hub with thousands of edges try many groups between moves.
 #pragma once
 
 #include <span>
@@ -11,6 +10,7 @@
 
 #include "../eval/usage_tree.hpp"
 #include "../reduce/reduced.hpp"
+#include "delta_cache.hpp"
 #include "iopddl/stop.hpp"
 
 namespace iopddl::inline v0 {
@@ -71,7 +71,7 @@ class LocalState {
  private:
   void add_usage(std::uint32_t g, Strategy from, Strategy to);
   void touched(std::uint32_t g);  // g moved: its and its neighbours' deltas are stale
-  void touched_all() { valid_from_ = ++clock_; }
+  void touched_all() { deltas_.clear(); }
   void add_floor(std::uint32_t g, Strategy s, int sign);  // sign * (usage(s) - floor)
   void charge(std::uint64_t units) const {
     if (meter_ != nullptr) meter_->done += units;
@@ -89,13 +89,7 @@ class LocalState {
   Total limit_;
   std::vector<Usage> floor_;  // per member: its smallest usage over the group's strategies
   std::vector<std::size_t> vary_begin_, vary_;  // varying(), in CSR
-  // The deltas cache: per group, its deltas (at strategy offsets) and the clock when they
-  // were computed; they are valid if computed after the group's neighbourhood last changed
-  // (changed_) and after the last change to everything (valid_from_).
-  std::vector<std::size_t> offset_;
-  std::vector<Total> cache_;
-  std::vector<std::uint64_t> cached_at_, changed_;
-  std::uint64_t clock_ = 1, valid_from_ = 1;
+  DeltaCache deltas_;
   std::uint64_t depth_;  // levels of the usage tree
   WorkMeter* meter_ = nullptr;
 };
