@@ -11,17 +11,7 @@ namespace iopddl::inline v0 {
 ProofSearch::ProofSearch(const Reduced& r, const Reparametrisation& rep)
     : r_(r), rep_(rep), position_(r.num_nodes(), kNoIndex) {
   order();
-  const std::size_t n = order_.size();
-  later_begin_.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::uint32_t e : r_.incident(order_[i])) {
-      const std::uint32_t j = position_[r_.other(e, order_[i])];
-      if (j > i) later_.push_back({e, j});
-    }
-    later_begin_[i + 1] = later_.size();
-  }
-  begin_.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) begin_[i + 1] = begin_[i] + r_.strategies(order_[i]);
+  open_.build(r_, order_, position_);
 }
 
 // Maximum cardinality search from the groups by decreasing degree: next the group with the
@@ -43,42 +33,32 @@ void ProofSearch::order() {
 // Position i placed at s (sign +1) or taken back (-1): its edges to later positions add
 // (or remove) their reparametrised and true costs there; the open minima follow.
 void ProofSearch::add_to_later(std::size_t i, Strategy s, int sign) {
-  for (std::size_t l = later_begin_[i]; l < later_begin_[i + 1]; ++l) {
-    const auto [e, j] = later_[l];
+  for (const auto& [e, j] : open_.later(i)) {
     const std::uint32_t h = order_[j];
     const Strategy kh = r_.strategies(h);
-    Total* open = open_.data() + begin_[j];
-    Total* cost = true_.data() + begin_[j];
+    Total* cost = true_.data() + open_.offset(j);
     const auto row = r_.slice(e, h, s);
     // The reparametrised table is laid out as the reduced one: row-major in edge_u.
     const Total* rep = rep_.table(e);
     const bool h_is_u = r_.edge_u(e) == h;
     const std::size_t stride = h_is_u ? r_.strategies(r_.edge_v(e)) : 1;
     const Total* base = h_is_u ? rep + s : rep + static_cast<std::size_t>(s) * kh;
-    Total least = std::numeric_limits<Total>::max();
-    for (Strategy t = 0; t < kh; ++t) {
-      open[t] += sign * base[static_cast<std::size_t>(t) * stride];
+    open_.add(j, kh, sign, [&](Strategy t) {
       cost[t] += sign * Total{row[t]};
-      least = std::min(least, open[t]);
-    }
-    if (sign > 0) open_sum_ += least - open_min_[j];
-    open_min_[j] = least;
+      return base[static_cast<std::size_t>(t) * stride];
+    });
   }
 }
 
 void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) {
-  if (!complete_) return;
+  if (!budget_.complete) return;
   // A search node's work: the options it weighs and the memory cells placements touched.
   const std::uint64_t work =
       (depth < order_.size() ? r_.strategies(order_[depth]) : 1) + memory_.take_work();
-  work_ += work;
-  if (++nodes_ > node_limit_ || poll_.tick(work)) {
-    complete_ = false;
-    return;
-  }
+  if (!budget_.enter(work)) return;
   if (depth == order_.size()) {
     if (partial_cost < best_cost_) {
-      found_ = true;
+      budget_.found = true;
       best_cost_ = partial_cost;
       bar_ = rep_.scale * (best_cost_ - 1);
       best_ = chosen_;
@@ -86,25 +66,25 @@ void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) 
     return;
   }
   const Strategy k = r_.strategies(order_[depth]);
-  const Total* open = open_.data() + begin_[depth];
-  const Total* cost = true_.data() + begin_[depth];
+  const Total* open = open_.at(depth);
+  const Total* cost = true_.data() + open_.offset(depth);
   std::vector<std::pair<Total, Strategy>> options(static_cast<std::size_t>(k));
   for (Strategy s = 0; s < k; ++s) options[s] = {open[s], s};
   std::sort(options.begin(), options.end());
-  const Total rest = open_sum_ - open_min_[depth] + rep_.constant;
+  const Total rest = open_.sum() - open_.least(depth) + rep_.constant;
   for (auto [a, s] : options) {
     if (partial_rep + a + rest > bar_) break;  // nothing below cannot beat the best
     if (cost[s] >= kForbidden) continue;
     if (!memory_.place(depth, s)) continue;  // over the limit: no completion fits
     chosen_[depth] = s;
-    const Total saved = open_sum_;
-    open_sum_ -= open_min_[depth];
+    const Total saved = open_.sum();
+    open_.set_sum(saved - open_.least(depth));
     add_to_later(depth, s, +1);
     dfs(depth + 1, partial_rep + a, partial_cost + cost[s]);
     add_to_later(depth, s, -1);
-    open_sum_ = saved;
+    open_.set_sum(saved);
     memory_.unplace(depth, s);
-    if (!complete_) return;
+    if (!budget_.complete) return;
   }
 }
 
@@ -113,31 +93,23 @@ ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limi
   Outcome out;
   if (!state.feasible() || state.cost() >= kForbidden || rep_.node.empty()) return out;
   const std::size_t n = order_.size();
-  open_.assign(begin_[n], 0);
-  true_.assign(begin_[n], 0);
-  open_min_.assign(n, 0);
-  open_sum_ = 0;
+  true_.assign(open_.entries(), 0);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = order_[i];
     for (Strategy s = 0; s < r_.strategies(g); ++s) {
-      open_[begin_[i] + s] = rep_.costs(g)[s];
-      true_[begin_[i] + s] = r_.costs(g)[s];
+      open_.at(i)[s] = rep_.costs(g)[s];
+      true_[open_.offset(i) + s] = r_.costs(g)[s];
     }
-    open_min_[i] = *std::min_element(open_.begin() + static_cast<std::ptrdiff_t>(begin_[i]),
-                                     open_.begin() + static_cast<std::ptrdiff_t>(begin_[i + 1]));
-    open_sum_ += open_min_[i];
   }
+  open_.start();
   best_cost_ = state.cost();
   bar_ = rep_.scale * (best_cost_ - 1);
   best_.resize(n);
   for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(order_[i]);
   chosen_ = best_;
-  nodes_ = 0;
-  work_ = 0;
-  node_limit_ = node_limit;
-  complete_ = true;
-  found_ = false;
-  poll_ = StopPoll(&stop, 256);
+  budget_.limit = node_limit;
+  budget_.begin();
+  budget_.poll = StopPoll(&stop, 256);
   for (std::uint32_t g : order_) state.lift(g);
   memory_.build(state, order_);
   dfs(0, 0, 0);
@@ -146,10 +118,10 @@ ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limi
     if (!state.place(g, best_[i], state.delta(g, best_[i])))
       state.force(g, best_[i], state.delta(g, best_[i]));  // cannot happen: best_ fits
   }
-  out.complete = complete_;
-  out.improved = found_;
-  out.nodes = nodes_;
-  out.work = work_;
+  out.complete = budget_.complete;
+  out.improved = budget_.found;
+  out.nodes = budget_.nodes;
+  out.work = budget_.work;
   return out;
 }
 

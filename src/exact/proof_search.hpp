@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "../lagrange/bound.hpp"
+#include "../local/open_costs.hpp"
+#include "../local/search_budget.hpp"
 #include "../local/state.hpp"
 #include "../local/window_memory.hpp"
 #include "iopddl/stop.hpp"
@@ -43,21 +45,14 @@ class ProofSearch {
   const Reparametrisation& rep_;
   std::vector<std::uint32_t> order_;     // groups in search order
   std::vector<std::uint32_t> position_;  // group -> its place in order_
-  // Per position: its edges to later positions (edge, position), in CSR.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> later_;
-  std::vector<std::size_t> later_begin_;
   // Per position and strategy: the reparametrised cost given the placed neighbours, and
-  // the true cost (own cost plus edges to placed neighbours), offsets in begin_.
-  std::vector<Total> open_, true_;
-  std::vector<std::size_t> begin_;
-  std::vector<Total> open_min_;
-  Total open_sum_ = 0;  // open_min_ over the positions not placed yet
+  // the true cost (own cost plus edges to placed neighbours, at open_'s offsets).
+  OpenCosts open_;
+  std::vector<Total> true_;
   WindowMemory memory_;
   std::vector<Strategy> chosen_, best_;
   Total best_cost_ = 0, bar_ = 0;  // bar_: the scaled bound must stay at or below it
-  std::uint64_t nodes_ = 0, node_limit_ = 0, work_ = 0;
-  bool complete_ = true, found_ = false;
-  StopPoll poll_{nullptr, 256};
+  SearchBudget budget_;
 };
 
 }  // namespace iopddl::inline v0

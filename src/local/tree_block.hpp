@@ -48,18 +48,25 @@ class TreeBlockSearch {
   const Reduced& r_;
   const MemoryIndex* index_;
   TreeBlockOptions o_;  // pricings: labellings per block; relief: groups brought in
-  std::vector<std::uint32_t> block_, parent_edge_;  // insertion order; edge to the parent
-  std::vector<std::uint32_t> slot_;                 // group -> index in block_ (or none)
-  std::vector<std::uint32_t> touched_;              // group -> neighbours in the block
-  std::vector<std::uint32_t> candidates_;
-  // Per block node and strategy (from begin_[i]): own cost plus edges to nodes outside the
-  // block, computed as nodes join (the DP runs up to o_.pricings times on them); and the
-  // subtree cost in one DP.
-  std::vector<Total> base_, value_;
-  std::vector<std::size_t> begin_;
-  std::vector<Strategy> choice_;  // per block node and parent strategy: best own
-  std::vector<Total> best_;       // per parent strategy: the child's best subtree cost
-  std::vector<std::size_t> choice_begin_;
+  // The block: its nodes in insertion order, each one's edge to its parent, each group's
+  // index in it (or none), each group's neighbours in it, and the groups that may join.
+  struct Block {
+    std::vector<std::uint32_t> nodes, parent_edge;
+    std::vector<std::uint32_t> slot, touched;
+    std::vector<std::uint32_t> candidates;
+  };
+  // The dynamic program. Per block node and strategy (from begin[i]): own cost plus edges to
+  // nodes outside the block, computed as nodes join (the DP runs up to o_.pricings times on
+  // them); and the subtree cost in one DP.
+  struct Tables {
+    std::vector<Total> base, value;
+    std::vector<std::size_t> begin;
+    std::vector<Strategy> choice;  // per block node and parent strategy: best own
+    std::vector<Total> best;       // per parent strategy: the child's best subtree cost
+    std::vector<std::size_t> choice_begin;
+  };
+  Block b_;
+  Tables dp_;
   std::vector<Strategy> label_, before_;
   std::vector<char> hot_;  // per member: priced in this block's labellings
   std::vector<std::size_t> hot_list_;

@@ -14,8 +14,8 @@ WindowSearch::WindowSearch(const Reduced& r, const MemoryIndex* index, const Win
       index_(index),
       o_(o),
       size_{static_cast<std::size_t>(o.first_size), static_cast<std::size_t>(o.first_size)},
-      position_(r.num_nodes(), kNoIndex),
-      node_limit_(static_cast<std::size_t>(o.node_limit)) {
+      position_(r.num_nodes(), kNoIndex) {
+  budget_.limit = static_cast<std::uint64_t>(o.node_limit);
   if (index_ != nullptr) {
     varies_.assign(r.num_members(), 0);
     for (std::uint32_t g = 0; g < r.num_nodes(); ++g)
@@ -100,63 +100,51 @@ void WindowSearch::time_window(const LocalState& state, Rng& rng) {
 // stop at the first that cannot win. Placements go through the window's memory profile, so
 // memory is checked against the limit with unplaced nodes at their floor (exact pruning).
 void WindowSearch::dfs(std::size_t depth, Total partial) {
-  if (!complete_) return;
+  if (!budget_.complete) return;
   // A search node's work: the options it weighs, and the memory cells its parent's
   // placements touched.
   const std::uint64_t work =
       (depth < window_.size() ? r_.strategies(window_[depth]) : 1) + memory_.take_work();
-  if (++nodes_ > node_limit_ || poll_.tick(work)) {
-    complete_ = false;
-    return;
-  }
+  if (!budget_.enter(work)) return;
   if (depth == window_.size()) {
     if (partial < best_cost_) {
-      found_ = true;
+      budget_.found = true;
       best_cost_ = partial;
       best_ = chosen_;
     }
     return;
   }
-  if (partial + open_sum_ >= best_cost_) return;
+  if (partial + open_.sum() >= best_cost_) return;
   const std::uint32_t g = window_[depth];
   const Strategy k = r_.strategies(g);
   std::vector<std::pair<Total, Strategy>> options(static_cast<std::size_t>(k));
-  const Total* own = open_.data() + open_begin_[depth];
+  const Total* own = open_.at(depth);
   for (Strategy s = 0; s < k; ++s) options[s] = {own[s], s};
   std::sort(options.begin(), options.end());
-  const Total rest = open_sum_ - open_min_[depth];
+  const Total rest = open_.sum() - open_.least(depth);
   for (auto [a, s] : options) {
     if (partial + a + rest >= best_cost_) break;
     if (a >= kForbidden) break;
     if (!memory_.place(depth, s)) continue;  // over the limit: no completion fits
     chosen_[depth] = s;
-    const Total saved = open_sum_;
-    open_sum_ = rest;
+    const Total saved = open_.sum();
+    open_.set_sum(rest);
     add_to_later(depth, s, +1);
     dfs(depth + 1, partial + a);
     add_to_later(depth, s, -1);
-    open_sum_ = saved;
+    open_.set_sum(saved);
     memory_.unplace(depth, s);
-    if (!complete_) return;
+    if (!budget_.complete) return;
   }
 }
 
 // Window node i placed at s (sign +1) or taken back (-1): its edges to the window nodes
-// after it add (or remove) their rows to those nodes' open_, whose minima follow.
+// after it add (or remove) their rows to those nodes' open costs.
 void WindowSearch::add_to_later(std::size_t i, Strategy s, int sign) {
-  for (std::size_t l = later_begin_[i]; l < later_begin_[i + 1]; ++l) {
-    const auto [e, j] = later_[l];
+  for (const auto& [e, j] : open_.later(i)) {
     const std::uint32_t h = window_[j];
-    const Strategy kh = r_.strategies(h);
-    Total* open = open_.data() + open_begin_[j];
     const auto row = r_.slice(e, h, s);
-    Total least = std::numeric_limits<Total>::max();
-    for (Strategy t = 0; t < kh; ++t) {
-      open[t] += sign * Total{row[t]};
-      least = std::min(least, open[t]);
-    }
-    if (sign > 0) open_sum_ += least - open_min_[j];
-    open_min_[j] = least;
+    open_.add(j, r_.strategies(h), sign, [&](Strategy t) { return Total{row[t]}; });
   }
 }
 
@@ -166,47 +154,25 @@ bool WindowSearch::search_window(LocalState& state) {
   window_ = max_cardinality_order(r_, window_, position_);
   const std::size_t n = window_.size();
   for (std::size_t i = 0; i < n; ++i) position_[window_[i]] = static_cast<std::uint32_t>(i);
-  // later_: per window node, its edges to window nodes after it (parallel edges each once).
-  later_begin_.assign(n + 1, 0);
-  later_.clear();
-  std::vector<std::uint32_t> inner;  // edges with both ends in the window, each once
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t g = window_[i];
-    for (std::uint32_t e : r_.incident(g)) {
-      const std::uint32_t j = position_[r_.other(e, g)];
-      if (j == kNoIndex || j <= i) continue;
-      later_.push_back({e, j});
-      inner.push_back(e);
-    }
-    later_begin_[i + 1] = later_.size();
-  }
-  // open_[i][s] starts as node i's own cost plus its edges to nodes outside the window.
-  open_begin_.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    open_begin_[i + 1] = open_begin_[i] + static_cast<std::size_t>(r_.strategies(window_[i]));
-  open_.assign(open_begin_[n], 0);
-  open_min_.assign(n, 0);
-  open_sum_ = 0;
+  open_.build(r_, window_, position_);
+  // Open costs start as each node's own cost plus its edges to nodes outside the window.
   Total current = 0;  // the window's absolute cost now
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = window_[i];
-    const Strategy k = r_.strategies(g);
-    Total* f = open_.data() + open_begin_[i];
+    Total* f = open_.at(i);
     state.outside_costs(g, position_, f);
-    open_min_[i] = *std::min_element(f, f + k);
-    open_sum_ += open_min_[i];
     current += f[state.at(g)];
   }
-  for (std::uint32_t e : inner) current += entry(state, e);
+  open_.start();
+  for (std::size_t i = 0; i < n; ++i)
+    for (const auto& [e, j] : open_.later(i)) current += entry(state, e);
   best_.resize(n);
   for (std::size_t i = 0; i < n; ++i) best_[i] = state.at(window_[i]);
   // Keep the current assignment unless something is cheaper; if it is over the limit or
   // picks a forbidden entry, anything feasible and forbidden-free is.
   best_cost_ =
       state.feasible() && current < kForbidden ? current : std::numeric_limits<Total>::max();
-  found_ = false;
-  nodes_ = 0;
-  complete_ = true;
+  budget_.begin();
   chosen_ = best_;
   for (std::uint32_t g : window_) state.lift(g);
   memory_.build(state, window_);
@@ -217,11 +183,11 @@ bool WindowSearch::search_window(LocalState& state) {
     const bool placed = state.place(g, best_[i], state.delta(g, best_[i]));
     if (!placed) state.force(g, best_[i], state.delta(g, best_[i]));  // the original, infeasible
   }
-  return found_;
+  return budget_.found;
 }
 
 int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopControl& stop) {
-  poll_ = StopPoll(&stop, 256);
+  budget_.poll = StopPoll(&stop, 256);
   int improved = 0;
   // The nodes at a forbidden pick (own cost or an edge entry).
   forbidden_.clear();
@@ -242,8 +208,9 @@ int WindowSearch::run(LocalState& state, Rng& rng, int windows, const StopContro
     if (search_window(state)) ++improved;
     // Adapt the difficulty: grow after complete searches, shrink after cut-off ones.
     std::size_t& size = size_[kind];
-    size = complete_ ? std::min<std::size_t>(size + 1, static_cast<std::size_t>(o_.max_size))
-                     : std::max<std::size_t>(size - 1, static_cast<std::size_t>(o_.min_size));
+    size = budget_.complete
+               ? std::min<std::size_t>(size + 1, static_cast<std::size_t>(o_.max_size))
+               : std::max<std::size_t>(size - 1, static_cast<std::size_t>(o_.min_size));
   }
   return improved;
 }
@@ -270,17 +237,17 @@ WindowSearch::Exact WindowSearch::solve_exactly(LocalState& state, std::size_t n
 WindowSearch::Exact WindowSearch::solve_window(LocalState& state,
                                                const std::vector<std::uint32_t>& groups,
                                                std::size_t node_limit, const StopControl& stop) {
-  poll_ = StopPoll(&stop, 256);
+  budget_.poll = StopPoll(&stop, 256);
   clear_window();
   for (std::uint32_t g : groups) {
     position_[g] = static_cast<std::uint32_t>(window_.size());
     window_.push_back(g);
   }
-  const std::size_t saved = node_limit_;
-  node_limit_ = node_limit;
+  const std::uint64_t saved = budget_.limit;
+  budget_.limit = node_limit;
   const bool found = search_window(state);
-  node_limit_ = saved;
-  return {complete_, found || (state.feasible() && state.cost() < kForbidden)};
+  budget_.limit = saved;
+  return {budget_.complete, found || (state.feasible() && state.cost() < kForbidden)};
 }
 
 Cost WindowSearch::entry(const LocalState& state, std::uint32_t e) const {

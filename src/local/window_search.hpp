@@ -16,6 +16,8 @@
 #include "iopddl/options.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/stop.hpp"
+#include "open_costs.hpp"
+#include "search_budget.hpp"
 #include "state.hpp"
 #include "window_memory.hpp"
 
@@ -34,7 +36,7 @@ class WindowSearch {
   int run(LocalState& state, Rng& rng, int windows, const StopControl& stop);
   std::size_t window_size() const { return size_[kGraph]; }
   void set_window_size(std::size_t size) { size_[kGraph] = size_[kTime] = size; }
-  void set_node_limit(std::size_t limit) { node_limit_ = limit; }
+  void set_node_limit(std::size_t limit) { budget_.limit = limit; }
   // The whole reduced problem as one window, with a budget of search nodes. complete: the
   // search finished, so the state now holds an optimal assignment (if `feasible`) or no
   // feasible forbidden-free assignment exists (if not).
@@ -65,22 +67,13 @@ class WindowSearch {
   std::vector<std::uint32_t> forbidden_;  // nodes at a forbidden pick, at the start of run()
   std::vector<std::uint32_t> window_;
   std::vector<std::uint32_t> position_;  // group -> index in window_ (or npos)
-  // Per window node: its edges to later window nodes (edge, position), in CSR.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> later_;
-  std::vector<std::size_t> later_begin_;
   // Per window node and strategy: own cost, edges to fixed nodes and to placed window nodes.
-  std::vector<Total> open_;
-  std::vector<std::size_t> open_begin_;  // open_'s offsets
-  std::vector<Total> open_min_;          // per window node: its least open_
-  Total open_sum_ = 0;                   // open_min_ summed over the nodes not yet placed
+  OpenCosts open_;
   WindowMemory memory_;
   std::vector<Strategy> chosen_;  // per window node: its strategy on the search's path
   std::vector<Strategy> best_;
   Total best_cost_ = 0;
-  std::size_t nodes_ = 0, node_limit_;
-  bool complete_ = true;
-  bool found_ = false;
-  StopPoll poll_{nullptr, 256};  // the stop control of the current run, every 256 search nodes
+  SearchBudget budget_;  // its poll: the stop control of the current run
 };
 
 }  // namespace iopddl::inline v0
