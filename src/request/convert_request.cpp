@@ -27,7 +27,75 @@ namespace {
 using request_fields::at;
 using request_fields::cost_scale;
 using request_fields::Fields;
-using request_fields::for_each_live_node;
+using request_fields::Liveness;
+using request_fields::request_liveness;
+
+// The hint, max_cost, the timeout and determinism.
+void hint_and_settings(const Request& r, std::size_t n, const Fields& f, XlaRequest& out) {
+  if (r.s_hint_size() != 0) {
+    if (static_cast<std::size_t>(r.s_hint_size()) != n)
+      f.refuse("s_hint",
+               f.entries("entries", static_cast<std::size_t>(r.s_hint_size()), "num_nodes", n));
+    out.hint.resize(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::int64_t s = r.s_hint(static_cast<int>(v));
+      if (s < 0 || s >= f.s_len(v))
+        f.refuse(at("s_hint", v), "strategy " + std::to_string(s) + " is out of range (" +
+                                      std::to_string(f.s_len(v)) + " strategies)");
+      out.hint[v] = static_cast<Strategy>(s);
+    }
+  }
+  if (r.has_max_cost()) {
+    if (std::isnan(r.max_cost().coeff())) f.refuse("max_cost", "not a number");
+    out.max_cost = r.max_cost().coeff();
+  }
+  if (r.has_solver_timeout() && r.solver_timeout().solver_timeout_in_seconds() > 0)
+    out.timeout_seconds = static_cast<double>(r.solver_timeout().solver_timeout_in_seconds());
+  out.deterministic = r.deterministic_mode();
+}
+
+// What is set but not used, said rather than dropped: fields that leave the answer as it
+// is are named; fields that would change the problem refuse the request unless asked.
+void ignored_fields(const Request& r, const RequestOptions& options, const Fields& f,
+                    XlaRequest& out) {
+  std::vector<std::string> unsupported;
+  const auto ignore = [&](bool set, const char* field) {
+    if (set) out.ignored.emplace_back(field);
+  };
+  const auto changes = [&](bool set, const char* field) {
+    if (set) unsupported.emplace_back(field);
+  };
+  changes(!r.departure_costs().empty(), "departure_costs");
+  changes(!r.duration_costs().empty(), "duration_costs");
+  changes(r.has_makespan_coeff(), "makespan_coeff");
+  changes(r.has_max_departures(), "max_departures");
+  const auto& unknown = r.GetReflection()->GetUnknownFields(r);
+  for (int i = 0; i < unknown.field_count(); ++i)
+    unsupported.push_back("field " + std::to_string(unknown.field(i).number()) +
+                          " (unknown to this version)");
+  std::sort(unsupported.begin(), unsupported.end());
+  unsupported.erase(std::unique(unsupported.begin(), unsupported.end()), unsupported.end());
+  if (!unsupported.empty() && !options.ignore_unsupported_fields) {
+    std::string list;
+    for (const std::string& name : unsupported) list += (list.empty() ? "" : ", ") + name;
+    const bool one = unsupported.size() == 1;
+    f.refuse(list, std::string("not supported by iopddl, and the answer would leave ") +
+                       (one ? "it" : "them") +
+                       " out of the problem (--ignore-unsupported-fields solves without " +
+                       (one ? "it" : "them") + ")");
+  }
+  out.ignored = unsupported;
+  ignore(r.has_coeff_limit(), "coeff_limit");
+  ignore(r.compute_iis(), "compute_iis");
+  ignore(r.saltiplier() != 0, "saltiplier");
+  ignore(!r.live_edges().empty() || !r.memory_edge_costs().empty() || !r.edge_intervals().empty() ||
+             !r.edge_groups().empty(),
+         "live_edges, edge_intervals, edge_groups and memory_edge_costs "
+         "(enable_memory_edge_costs is off)");
+  ignore(!r.peak_times().empty(), "peak_times");
+  std::sort(out.ignored.begin(), out.ignored.end());
+  out.ignored.erase(std::unique(out.ignored.begin(), out.ignored.end()), out.ignored.end());
+}
 
 class Conversion {
  public:
@@ -44,12 +112,13 @@ class Conversion {
     budget();
     builder_.emplace(out_.name);
     builder_->set_usage_limit(limit_);
-    for (std::size_t v = 0; v < n_; ++v) builder_->add_node(costs_[v], usages_[v], lo_[v], hi_[v]);
+    for (std::size_t v = 0; v < n_; ++v)
+      builder_->add_node(costs_[v], usages_[v], live_.lo[v], live_.hi[v]);
     resharding_edges();
     followers();
     aliases();
-    hint_and_settings();
-    ignored_fields();
+    hint_and_settings(r_, n_, f_, out_);
+    ignored_fields(r_, options_, f_, out_);
     out_.cost_scale = f_.scale();
     out_.max_rounding_error = f_.max_rounding_error();
     out_.problem = std::move(*builder_).build();
@@ -76,77 +145,8 @@ class Conversion {
                 "edge memory (live_edges, memory_edge_costs) is not supported");
   }
 
-  // Live intervals from the live matrix: node v is live on [first step, last step + 1).
-  void live_intervals() {
-    lo_.assign(n_, 0);
-    hi_.assign(n_, 0);
-    seen_.assign(n_, 0);
-    if (r_.node_intervals_size() > 0 || r_.node_groups_size() > 0) return interval_liveness();
-    const std::size_t steps =
-        live_bytes_ ? live_bytes_->size() : static_cast<std::size_t>(r_.live_size());
-    for (std::size_t t = 0; t < steps; ++t) {
-      const auto live_at = [&](std::int64_t v) {
-        if (v < 0 || static_cast<std::size_t>(v) >= n_)
-          f_.refuse(at("live", t), "node " + std::to_string(v) + " does not exist (" +
-                                       std::to_string(n_) + " nodes)");
-        const auto u = static_cast<std::size_t>(v);
-        if (!seen_[u]) lo_[u] = static_cast<std::int64_t>(t);  // steps come in order
-        hi_[u] = static_cast<std::int64_t>(t) + 1;
-        seen_[u] = 1;
-      };
-      if (!live_bytes_)
-        for (std::int64_t v : r_.live(static_cast<int>(t)).nodes()) live_at(v);
-      else if (!for_each_live_node((*live_bytes_)[t], live_at))
-        f_.refuse(at("live", t), "malformed entry");
-    }
-  }
-
-  // Liveness as XLA writes it today (node_intervals, node_groups): a node's own interval and
-  // those of the groups that hold it, which must join into one interval (the model's: one
-  // per node); XLA's term reduction splits a node's interval into such pieces.
-  void interval_liveness() {
-    const bool matrix = live_bytes_ ? !live_bytes_->empty() : r_.live_size() > 0;
-    if (matrix)
-      f_.refuse("node_intervals", "given with live as well: a request has one of the two");
-    const auto groups = static_cast<std::size_t>(r_.node_groups_size());
-    const auto intervals = static_cast<std::size_t>(r_.node_intervals_size());
-    if (intervals != n_ + groups)
-      f_.refuse("node_intervals", std::to_string(intervals) + " entries, but num_nodes + " +
-                                      "node_groups is " + std::to_string(n_ + groups));
-    // Every node's pieces, inclusive [first, second] as half-open [first, second + 1), in
-    // one flat list (v, first, end) sorted by node and start: one per node in most requests.
-    std::vector<std::tuple<std::size_t, std::int64_t, std::int64_t>> pieces;
-    pieces.reserve(n_);
-    const auto add = [&](std::size_t v, std::size_t i) {
-      const auto& pair = r_.node_intervals(static_cast<int>(i));
-      if (pair.first() > pair.second()) return;  // never live
-      if (pair.first() < 0 || pair.second() >= (std::int64_t{1} << 62))
-        f_.refuse(at("node_intervals", i), "steps must be within [0, 2^62)");
-      pieces.emplace_back(v, pair.first(), pair.second() + 1);
-    };
-    for (std::size_t v = 0; v < n_; ++v) add(v, v);
-    for (std::size_t g = 0; g < groups; ++g)
-      for (const std::int64_t v : r_.node_groups(static_cast<int>(g)).prims()) {
-        if (v < 0 || static_cast<std::size_t>(v) >= n_)
-          f_.refuse(at("node_groups", g), "node " + std::to_string(v) + " does not exist (" +
-                                              std::to_string(n_) + " nodes)");
-        add(static_cast<std::size_t>(v), n_ + g);
-      }
-    if (groups > 0) std::sort(pieces.begin(), pieces.end());  // (own pieces come in order)
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-      const auto [v, first, end] = pieces[i];
-      if (seen_[v] && first != hi_[v])
-        f_.refuse("node_intervals", "node " + std::to_string(v) + " is live over [" +
-                                        std::to_string(lo_[v]) + ", " + std::to_string(hi_[v] - 1) +
-                                        "] and [" + std::to_string(first) + ", " +
-                                        std::to_string(end - 1) + "], which " +
-                                        (first < hi_[v] ? "overlap" : "leave a gap") +
-                                        ": iopddl's model has one interval per node");
-      if (!seen_[v]) lo_[v] = first;
-      hi_[v] = end;
-      seen_[v] = 1;
-    }
-  }
+  // Live intervals (request_liveness.cpp).
+  void live_intervals() { live_ = request_liveness(r_, live_bytes_, n_, f_); }
 
   // Costs as integers, never changed in silence (see cost_scale).
   void choose_cost_scale() { f_.set_scale(options_.cost_scale.value_or(cost_scale(r_, n_))); }
@@ -164,10 +164,10 @@ class Conversion {
         costs_[v][static_cast<std::size_t>(s)] = f_.node_cost(v, s);
         usages_[v][static_cast<std::size_t>(s)] = f_.node_usage(v, s);
       }
-      if (seen_[v]) {
+      if (live_.seen[v]) {
         const Usage u = *std::min_element(usages_[v].begin(), usages_[v].end());
-        least_.emplace_back(lo_[v], u);  // events, swept in budget()
-        least_.emplace_back(hi_[v], -Total{u});
+        least_.emplace_back(live_.lo[v], u);  // events, swept in budget()
+        least_.emplace_back(live_.hi[v], -Total{u});
       }
     }
   }
@@ -275,80 +275,13 @@ class Conversion {
     }
   }
 
-  void hint_and_settings() {
-    if (r_.s_hint_size() != 0) {
-      if (static_cast<std::size_t>(r_.s_hint_size()) != n_)
-        f_.refuse("s_hint", f_.entries("entries", static_cast<std::size_t>(r_.s_hint_size()),
-                                       "num_nodes", n_));
-      out_.hint.resize(n_);
-      for (std::size_t v = 0; v < n_; ++v) {
-        const std::int64_t s = r_.s_hint(static_cast<int>(v));
-        if (s < 0 || s >= f_.s_len(v))
-          f_.refuse(at("s_hint", v), "strategy " + std::to_string(s) + " is out of range (" +
-                                         std::to_string(f_.s_len(v)) + " strategies)");
-        out_.hint[v] = static_cast<Strategy>(s);
-      }
-    }
-    if (r_.has_max_cost()) {
-      if (std::isnan(r_.max_cost().coeff())) f_.refuse("max_cost", "not a number");
-      out_.max_cost = r_.max_cost().coeff();
-    }
-    if (r_.has_solver_timeout() && r_.solver_timeout().solver_timeout_in_seconds() > 0)
-      out_.timeout_seconds = static_cast<double>(r_.solver_timeout().solver_timeout_in_seconds());
-    out_.deterministic = r_.deterministic_mode();
-  }
-
-  // What is set but not used, said rather than dropped.
-  // What is set but not used, said rather than dropped: fields that leave the answer as it
-  // is are named; fields that would change the problem refuse the request unless asked.
-  void ignored_fields() {
-    std::vector<std::string> unsupported;
-    const auto ignore = [&](bool set, const char* field) {
-      if (set) out_.ignored.emplace_back(field);
-    };
-    const auto changes = [&](bool set, const char* field) {
-      if (set) unsupported.emplace_back(field);
-    };
-    changes(!r_.departure_costs().empty(), "departure_costs");
-    changes(!r_.duration_costs().empty(), "duration_costs");
-    changes(r_.has_makespan_coeff(), "makespan_coeff");
-    changes(r_.has_max_departures(), "max_departures");
-    const auto& unknown = r_.GetReflection()->GetUnknownFields(r_);
-    for (int i = 0; i < unknown.field_count(); ++i)
-      unsupported.push_back("field " + std::to_string(unknown.field(i).number()) +
-                            " (unknown to this version)");
-    std::sort(unsupported.begin(), unsupported.end());
-    unsupported.erase(std::unique(unsupported.begin(), unsupported.end()), unsupported.end());
-    if (!unsupported.empty() && !options_.ignore_unsupported_fields) {
-      std::string list;
-      for (const std::string& f : unsupported) list += (list.empty() ? "" : ", ") + f;
-      const bool one = unsupported.size() == 1;
-      f_.refuse(list, std::string("not supported by iopddl, and the answer would leave ") +
-                          (one ? "it" : "them") +
-                          " out of the problem (--ignore-unsupported-fields solves without " +
-                          (one ? "it" : "them") + ")");
-    }
-    out_.ignored = unsupported;
-    ignore(r_.has_coeff_limit(), "coeff_limit");
-    ignore(r_.compute_iis(), "compute_iis");
-    ignore(r_.saltiplier() != 0, "saltiplier");
-    ignore(!r_.live_edges().empty() || !r_.memory_edge_costs().empty() ||
-               !r_.edge_intervals().empty() || !r_.edge_groups().empty(),
-           "live_edges, edge_intervals, edge_groups and memory_edge_costs "
-           "(enable_memory_edge_costs is off)");
-    ignore(!r_.peak_times().empty(), "peak_times");
-    std::sort(out_.ignored.begin(), out_.ignored.end());
-    out_.ignored.erase(std::unique(out_.ignored.begin(), out_.ignored.end()), out_.ignored.end());
-  }
-
   Fields f_;
   const Request& r_;
   const LiveBytes* live_bytes_;
   RequestOptions options_;
   XlaRequest out_;
   std::size_t n_ = 0;
-  std::vector<std::int64_t> lo_, hi_;  // live intervals
-  std::vector<char> seen_;             // live at some step
+  Liveness live_;
   std::vector<std::vector<Cost>> costs_;
   std::vector<std::vector<Usage>> usages_;
   // The least-memory usage's changes: (step, +usage) where a node starts, (step, -usage) where

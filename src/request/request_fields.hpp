@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "iopddl/cost_scale.hpp"
 #include "iopddl/iopddl.hpp"
@@ -181,4 +182,12 @@ inline double cost_scale(const Request& r, std::size_t n) {
     for (const double c : table.costs()) range.see(c);
   return choose_cost_scale(range);
 }
+// Live intervals of a request's nodes: node v is live on [lo[v], hi[v]) if seen[v]
+// (request_liveness.cpp). Refuses, through f, a request whose liveness the model cannot hold.
+struct Liveness {
+  std::vector<std::int64_t> lo, hi;
+  std::vector<char> seen;  // live at some step
+};
+Liveness request_liveness(const Request& r, const LiveBytes* live_bytes, std::size_t n, Fields& f);
+
 }  // namespace iopddl::inline v0::request_fields
