@@ -14,11 +14,7 @@ void Worker::run(const StopControl& root, IncumbentStore& store, Log& log, std::
   until_ = until;
   for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
        ++done) {
-    std::optional<std::pair<std::vector<Strategy>, Total>> posted;
-    {
-      std::lock_guard lock(inbox_mutex_);
-      posted.swap(inbox_);
-    }
+    const auto posted = inbox_.take();
     if (posted) adopt(posted->first, posted->second);
     if (role_.handed_over_now())
       log.info("worker %d: a pricing worker polishes now; back to pricing rounds", id_);
@@ -28,15 +24,15 @@ void Worker::run(const StopControl& root, IncumbentStore& store, Log& log, std::
 }
 
 void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
-  const bool first = rounds_++ == 0;
-  pricing_.iterate(stop);
+  const bool first = progress_.rounds++ == 0;
+  steps_.pricing.iterate(stop);
   // Past the deadline: leave at once (rounding, re-evaluating and re-pricing cost
   // O(size) each), except to get a first labelling.
   if (stop.should_stop() && (!first || !best_.x.empty())) return;
-  std::vector<Strategy> x = pricing_.labelling(stop);
+  std::vector<Strategy> x = steps_.pricing.labelling(stop);
   state_.assign(x);
   const bool was_feasible = state_.feasible();
-  pricing_.update(state_, rng_);
+  steps_.pricing.update(state_, rng_);
   // Far over the limit after the first round, leave it to the raised prices (the first
   // round is repaired whatever its excess: the worker needs a start; a polisher does not,
   // it takes answers from the store: on a generated instance of 150,000 nodes its first
@@ -56,19 +52,19 @@ void Worker::round(const StopControl& stop, IncumbentStore& store, Log& log) {
   // A round answer that beats this worker's earlier round answers but not its best is
   // polished too: otherwise a run whose first polished rounds were poor stays in
   // their basin (seen on N at 180 s).
-  if (lowers(best_.round) && !kept && polished_) polish(stop, store, log);
+  if (lowers(best_.round) && !kept && progress_.polished) polish(stop, store, log);
   cross(stop, store, log);
   if (progressed) {
-    stale_ = 0;
-  } else if (++stale_ >= o_.stale_rounds) {
+    progress_.stale = 0;
+  } else if (++progress_.stale >= o_.stale_rounds) {
     if (shared_ != nullptr) {
       shared_->give(*this);
       if (!role_.is_polisher()) shared_->mark_stale_polish();
     }
     polish_best(stop, store, log);
     perturb();
-    stale_ = 0;
-  } else if (best_.cost >= kForbidden && stale_ % o_.stale_while_forbidden == 0) {
+    progress_.stale = 0;
+  } else if (best_.cost >= kForbidden && progress_.stale % o_.stale_while_forbidden == 0) {
     polish_best(stop, store, log);  // prices untouched: only the bad picks are targeted
   }
 }
@@ -83,7 +79,7 @@ bool Worker::polish_shared(const StopControl& stop, IncumbentStore& store, Log& 
   // The store holds every answer this worker kept, so x is at least as cheap as its best:
   // the state is what to polish.
   adopt(state_.assignment(), state_.cost());
-  polished_ = true;
+  progress_.polished = true;
   polish(stop, store, log);
   // A polish cut short by the end of a phase is taken up again in the next one.
   role_.polished(phase_over(stop), best_.cost);
@@ -92,9 +88,9 @@ bool Worker::polish_shared(const StopControl& stop, IncumbentStore& store, Log& 
 
 std::vector<const Neighbourhood*> Worker::neighbourhoods() const {
   std::vector<const Neighbourhood*> list;
-  for (const auto& n : polish_.neighbourhoods()) list.push_back(n.get());
-  list.push_back(&compound_);
-  list.push_back(&crossover_);
+  for (const auto& n : steps_.polish.neighbourhoods()) list.push_back(n.get());
+  list.push_back(&steps_.compound);
+  list.push_back(&steps_.crossover);
   return list;
 }
 
@@ -106,8 +102,7 @@ void Worker::adopt(const std::vector<Strategy>& x, Total cost) {
 }
 
 void Worker::post(const std::vector<Strategy>& x, Total cost) {
-  std::lock_guard lock(inbox_mutex_);
-  if (!inbox_ || cost < inbox_->second) inbox_.emplace(x, cost);
+  inbox_.post(x, cost);
 }
 
 bool Worker::improve(const std::vector<Strategy>& x, const StopControl& stop, IncumbentStore& store,
@@ -141,7 +136,7 @@ bool Worker::far_over() const {
 
 void Worker::polish_best(const StopControl& stop, IncumbentStore& store, Log& log) {
   if (best_.x.empty() || o_.lns.windows <= 0) return;
-  polished_ = true;
+  progress_.polished = true;
   state_.assign(best_.x);
   polish(stop, store, log);
 }
@@ -149,33 +144,35 @@ void Worker::polish_best(const StopControl& stop, IncumbentStore& store, Log& lo
 void Worker::polish(const StopControl& stop, IncumbentStore& store, Log& log) {
   if (o_.lns.windows <= 0) return;
   const NeighbourhoodContext c{state_, rng_, stop, best_.cost >= kForbidden};
-  polish_.run(c, {[&] { return phase_over(stop); },
-                  [&] { return polishing() && store.cost() < state_.cost(); },
-                  [&](const char* how) { keep_polished(store, log, how); }});
+  steps_.polish.run(c, {[&] { return phase_over(stop); },
+                        [&] { return polishing() && store.cost() < state_.cost(); },
+                        [&](const char* how) { keep_polished(store, log, how); }});
 }
 
 void Worker::cross(const StopControl& stop, IncumbentStore& store, Log& log) {
-  if (!polished_ || best_.x.empty() || !state_.feasible() || state_.cost() <= best_.cost) return;
+  if (!progress_.polished || best_.x.empty() || !state_.feasible() || state_.cost() <= best_.cost)
+    return;
   const std::vector<Strategy> donor = state_.assignment();
   state_.assign(best_.x);
   NeighbourhoodContext c{state_, rng_, stop};
   c.donor = &donor;
-  if (crossover_.run(c) == 0) return;
+  if (steps_.crossover.run(c) == 0) return;
   memory_descent(state_, rng_, stop);
-  keep_polished(store, log, crossover_.name());
+  keep_polished(store, log, steps_.crossover.name());
 }
 
 void Worker::perturb() {
-  pricing_.scatter(rng_);
+  steps_.pricing.scatter(rng_);
 }
 
 void Worker::trade(const StopControl& stop, Rng& rng) {
-  std::uint64_t budget = static_cast<std::uint64_t>(o_.compound.budget) * pricing_.table_size();
+  std::uint64_t budget =
+      static_cast<std::uint64_t>(o_.compound.budget) * steps_.pricing.table_size();
   while (!stop.should_stop() && budget > 0) {
     NeighbourhoodContext c{state_, rng, stop};
     c.budget = budget;
-    const int kept = compound_.run(c);
-    budget -= std::min(budget, compound_.work());
+    const int kept = steps_.compound.run(c);
+    budget -= std::min(budget, steps_.compound.work());
     if (kept == 0) break;
     memory_descent(state_, rng, stop);
   }
@@ -202,7 +199,7 @@ void Worker::keep_polished(IncumbentStore& store, Log& log, const char* how) {
 
 void Worker::offer(IncumbentStore& store, Log& log, const char* how) {
   std::vector<Strategy> a = r_.expand(best_.x);
-  Evaluation e = evaluate(p_, a);
+  Evaluation e = evaluate(r_.original(), a);
   if (!e.feasible) return;  // cannot happen: the state tracks usage exactly
   if (!store.offer(a, e.cost, std::string(how) + "-" + std::to_string(id_))) return;
   if (const auto gap = store.gap())

@@ -47,6 +47,25 @@
 
 namespace iopddl::inline v0 {
 
+// What another thread left for a worker's next round: the cheapest assignment posted.
+class Inbox {
+ public:
+  void post(const std::vector<Strategy>& x, Total cost) {
+    std::lock_guard lock(mutex_);
+    if (!posted_ || cost < posted_->second) posted_.emplace(x, cost);
+  }
+  std::optional<std::pair<std::vector<Strategy>, Total>> take() {
+    std::optional<std::pair<std::vector<Strategy>, Total>> out;
+    std::lock_guard lock(mutex_);
+    out.swap(posted_);
+    return out;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::optional<std::pair<std::vector<Strategy>, Total>> posted_;
+};
+
 // `millions` of work units (--work-limit), saturating.
 std::uint64_t work_units(std::uint64_t millions);
 
@@ -59,13 +78,10 @@ class Worker {
          bool polisher)
       : o_(o),
         r_(r),
-        p_(r.original()),
         index_(index),
         state_(r),
-        pricing_(r, index, network, o, price_unit, pricing),
-        polish_(r, index, o),
-        compound_(r, index, o.compound),
-        crossover_(r, o.crossover),
+        steps_{PricedLabelling(r, index, network, o, price_unit, pricing), Polish(r, index, o),
+               Compound(r, index, o.compound), Crossing(r, o.crossover)},
         rng_(o.seed, 0, static_cast<std::uint64_t>(id)),
         improve_rng_(o.seed ^ 0x5EEDull, 0, static_cast<std::uint64_t>(id)),
         id_(id),
@@ -96,15 +112,15 @@ class Worker {
   std::vector<const Neighbourhood*> neighbourhoods() const;
   const std::vector<Strategy>& best() const { return best_.x; }
   // The priced branch-and-bound's statistics; calls 0 where it does not run.
-  const NeighbourhoodStats& priced_search_stats() const { return pricing_.search_stats(); }
+  const NeighbourhoodStats& priced_search_stats() const { return steps_.pricing.search_stats(); }
   const WorkMeter& work() const { return meter_; }
   bool polisher() const { return role_.is_polisher(); }
   Total best_cost() const { return best_.cost; }
   void adopt(const std::vector<Strategy>& x, Total cost);
   // adopt() from another thread while the worker runs: taken at its next round.
   void post(const std::vector<Strategy>& x, Total cost);
-  std::vector<double> prices() const { return pricing_.prices(); }
-  void set_prices(const std::vector<double>& w) { pricing_.set_prices(w); }
+  std::vector<double> prices() const { return steps_.pricing.prices(); }
+  void set_prices(const std::vector<double>& w) { steps_.pricing.set_prices(w); }
 
   // Polishes the worker's best (an adopted warm start) before any round, its work on the
   // worker's meter.
@@ -163,13 +179,16 @@ class Worker {
 
   const SolverOptions& o_;
   const Reduced& r_;
-  const Problem& p_;
   const MemoryIndex& index_;
   LocalState state_;
-  PricedLabelling pricing_;  // the rounds' first step
-  Polish polish_;            // the stagnating worker's (and the polisher's) second step
-  Compound compound_;
-  Crossing crossover_;
+  // The searches: a round's first step, the stagnating worker's (and the polisher's)
+  // second, compound moves and crossover.
+  struct Steps {
+    PricedLabelling pricing;
+    Polish polish;
+    Compound compound;
+    Crossing crossover;
+  } steps_;
   Rng rng_;
   Rng improve_rng_;  // for improve(): answers from elsewhere leave rng_'s sequence alone
   int id_;
@@ -183,14 +202,15 @@ class Worker {
     bool adopted = false;
     Total round = -1;  // the best of its round answers before any polish (-1: none yet)
   } best_;
-  int stale_ = 0;
-  std::uint64_t rounds_ = 0;
-  WorkMeter meter_;         // the work of its searches; bounded in deterministic runs
-  SharedBest* shared_;      // null in deterministic runs
-  bool polished_ = false;   // whether the worker has polished a best yet
-  PolisherRole role_;       // a polisher's part (timed runs only)
-  std::mutex inbox_mutex_;  // guards inbox_, what post() left for the next round
-  std::optional<std::pair<std::vector<Strategy>, Total>> inbox_;
+  struct Progress {
+    int stale = 0;  // rounds without a better best
+    std::uint64_t rounds = 0;
+    bool polished = false;  // whether the worker has polished a best yet
+  } progress_;
+  WorkMeter meter_;     // the work of its searches; bounded in deterministic runs
+  SharedBest* shared_;  // null in deterministic runs
+  PolisherRole role_;   // a polisher's part (timed runs only)
+  Inbox inbox_;         // what post() left for the next round
   Clock::time_point until_ = Clock::time_point::max();  // the end of run()'s phase
 };
 
