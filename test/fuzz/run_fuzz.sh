@@ -30,7 +30,7 @@ done
 "$clangxx" -std=gnu++20 -O1 -g -fsanitize=fuzzer,address,undefined -DIOPDDL_VERSION='"fuzz"' \
   -I"$src/include" -I"$src/src" -I"$src/src/request" -I"$work/generated" \
   "$src/test/fuzz/fuzz_request.cpp" "$src/src/request/read_request.cpp" \
-  "$src/src/request/convert_request.cpp" "$src/src/request/answer.cpp" "$src/src/util/incumbent.cpp" \
+  "$src/src/request/convert_request.cpp" "$src/src/request/request_liveness.cpp" "$src/src/request/answer.cpp" "$src/src/util/incumbent.cpp" \
   "$work/generated/auto_sharding_request.pb.cc" "$src/src/api/model_builder.cpp" \
   "$src/src/model/problem.cpp" "$src/src/eval/evaluate.cpp" "$src/src/io/problem_reader.cpp" \
   "$src/src/io/read_bytes.cpp" "$src/src/io/input_kind.cpp" "$src/src/util/stop.cpp" "$src/src/util/status_name.cpp" \
