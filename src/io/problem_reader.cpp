@@ -20,14 +20,17 @@ std::string idx(std::size_t i) {
   return "[" + std::to_string(i) + "]";
 }
 
-// Error messages of the reader, each naming the input and the element: "FILE: where: what".
-class ReaderErrors {
- protected:
-  explicit ReaderErrors(std::string source) : source_(std::move(source)) {}
-
+// The reader's checked reads of single values, and its error messages, each naming the
+// input and the element: "FILE: where: what".
+class CheckedReads {
+ public:
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
     throw InputError(source_ + ": " + (where.empty() ? "" : where + ": ") + what);
   }
+
+ protected:
+  explicit CheckedReads(std::string source) : source_(std::move(source)) {}
+
   void check(simdjson::error_code e, const std::string& where, const char* expected) const {
     if (e == simdjson::SUCCESS) return;
     switch (e) {
@@ -83,21 +86,6 @@ class ReaderErrors {
     fail(where, "expected an integer");
   }
 
-  std::string source_;
-  const char* bytes_ = nullptr;  // the text, for error messages
-  std::size_t size_ = 0;
-};
-
-class Reader : ReaderErrors {
- public:
-  Reader(std::string source, const StopControl* stop)
-      : ReaderErrors(std::move(source)), stop_(stop, 256) {}
-
-  // Polled once per row: a huge document is abandoned at the deadline.
-  void poll() {
-    if (stop_.tick()) throw ReadStopped(source_ + ": stopped while reading");
-  }
-
   std::int64_t integer(od::value v, const std::string& where) {
     std::int64_t x = 0;
     if (auto e = v.get_int64().get(x)) integer_error(v, e, where);
@@ -124,6 +112,92 @@ class Reader : ReaderErrors {
       out.push_back(value);
       ++j;
     }
+  }
+
+  std::string source_;
+  const char* bytes_ = nullptr;  // the text, for error messages
+  std::size_t size_ = 0;
+};
+
+// What the reader collected, in flat arrays (the edge tables deduplicated in the builder),
+// and the problem built from them once the document is read, with the checks that need
+// all of it.
+struct Columns {
+  ProblemBuilder builder;
+  std::optional<Usage> limit;
+  std::vector<std::int64_t> lo, hi, costs, usages;
+  std::vector<std::uint64_t> cost_begin{0}, usage_begin{0};
+  std::vector<std::int64_t> edge_u, edge_v;
+  std::vector<std::uint32_t> edge_table;
+
+  Problem build(const CheckedReads& errors) && {
+    add_nodes(errors);
+    add_edges(errors);
+    return std::move(builder).build();
+  }
+
+ private:
+  void add_nodes(const CheckedReads& errors) {
+    const std::size_t n = lo.size();
+    const std::size_t nc = cost_begin.size() - 1, nu = usage_begin.size() - 1;
+    if (nc != n)
+      errors.fail("nodes.costs", "has " + std::to_string(nc) + " entries but nodes.intervals has " +
+                                     std::to_string(n));
+    if (nu != n)
+      errors.fail("nodes.usages", "has " + std::to_string(nu) +
+                                      " entries but nodes.intervals has " + std::to_string(n));
+    if (n >= std::numeric_limits<NodeId>::max()) errors.fail("nodes", "too many nodes");
+    builder.set_usage_limit(limit);
+    builder.reserve_nodes(n, costs.size());
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::size_t k = cost_begin[v + 1] - cost_begin[v];
+      const std::size_t ku = usage_begin[v + 1] - usage_begin[v];
+      if (k == 0) errors.fail("nodes.costs" + idx(v), "a node needs at least one strategy");
+      if (ku != k)
+        errors.fail("nodes.usages" + idx(v), "expected " + std::to_string(k) +
+                                                 " entries (one per strategy in nodes.costs" +
+                                                 idx(v) + "), found " + std::to_string(ku));
+      if (k > static_cast<std::size_t>(std::numeric_limits<Strategy>::max() / 2))
+        errors.fail("nodes.costs" + idx(v), "too many strategies");
+      std::span<const Usage> row{usages.data() + usage_begin[v], k};
+      for (std::size_t s = 0; s < k; ++s)
+        if (row[s] < 0)
+          errors.fail("nodes.usages" + idx(v) + idx(s), "negative usage " + std::to_string(row[s]));
+      builder.add_node(lo[v], hi[v], {costs.data() + cost_begin[v], k}, row);
+    }
+  }
+
+  void add_edges(const CheckedReads& errors) {
+    const std::size_t n = lo.size();
+    if (edge_u.size() != edge_table.size())
+      errors.fail("edges", "edges.nodes has " + std::to_string(edge_u.size()) +
+                               " entries but edges.costs has " + std::to_string(edge_table.size()));
+    if (edge_u.size() >= std::numeric_limits<EdgeId>::max()) errors.fail("edges", "too many edges");
+    for (std::size_t e = 0; e < edge_u.size(); ++e) {
+      for (std::int64_t end : {edge_u[e], edge_v[e]})
+        if (end < 0 || static_cast<std::size_t>(end) >= n)
+          errors.fail("edges.nodes" + idx(e), "node " + std::to_string(end) + " does not exist (" +
+                                                  std::to_string(n) + " nodes)");
+      const auto u = static_cast<NodeId>(edge_u[e]), v = static_cast<NodeId>(edge_v[e]);
+      const std::size_t ku = builder.strategies(u), kv = builder.strategies(v);
+      const std::size_t found = builder.table_size(edge_table[e]);
+      if (found != ku * kv)
+        errors.fail("edges.costs" + idx(e), "expected " + std::to_string(ku * kv) + " entries (" +
+                                                std::to_string(ku) + " x " + std::to_string(kv) +
+                                                "), found " + std::to_string(found));
+      builder.add_edge(u, v, edge_table[e]);
+    }
+  }
+};
+
+class Reader : CheckedReads {
+ public:
+  Reader(std::string source, const StopControl* stop)
+      : CheckedReads(std::move(source)), stop_(stop, 256) {}
+
+  // Polled once per row: a huge document is abandoned at the deadline.
+  void poll() {
+    if (stop_.tick()) throw ReadStopped(source_ + ": stopped while reading");
   }
 
   // Reads an array of integer arrays into `flat` with `begin` offsets (CSR).
@@ -164,16 +238,16 @@ class Reader : ReaderErrors {
             ++k;
           }
           if (k != 2) fail(here, "expected 2 entries [lo, hi], found " + std::to_string(k));
-          lo_.push_back(pair[0]);
-          hi_.push_back(pair[1]);
+          cols_.lo.push_back(pair[0]);
+          cols_.hi.push_back(pair[1]);
           ++i;
         }
       } else if (key == "costs") {
         seen(have_costs_, "nodes.costs");
-        int_lists(field.value(), "nodes.costs", costs_, cost_begin_);
+        int_lists(field.value(), "nodes.costs", cols_.costs, cols_.cost_begin);
       } else if (key == "usages") {
         seen(have_usages_, "nodes.usages");
-        int_lists(field.value(), "nodes.usages", usages_, usage_begin_);
+        int_lists(field.value(), "nodes.usages", cols_.usages, cols_.usage_begin);
       }
     }
   }
@@ -194,8 +268,8 @@ class Reader : ReaderErrors {
           if (arity != 2)
             fail("edges.nodes" + idx(e), "expected 2 node indices, found " + std::to_string(arity) +
                                              " (only pairwise edges are supported)");
-          edge_u_.push_back(flat[begin[e]]);
-          edge_v_.push_back(flat[begin[e] + 1]);
+          cols_.edge_u.push_back(flat[begin[e]]);
+          cols_.edge_v.push_back(flat[begin[e] + 1]);
         }
       } else if (key == "costs") {
         seen(have_edge_costs_, "edges.costs");
@@ -207,7 +281,7 @@ class Reader : ReaderErrors {
           if (auto err = item.get(row)) check(err, "edges.costs" + idx(e), "an array");
           scratch.clear();
           int_row(row, "edges.costs", e, scratch);
-          edge_table_.push_back(builder_.add_table(scratch));
+          cols_.edge_table.push_back(cols_.builder.add_table(scratch));
           ++e;
         }
       }
@@ -224,7 +298,7 @@ class Reader : ReaderErrors {
         seen(have_name_, "problem.name");
         std::string_view name;
         check(field.value().get_string().get(name), "problem.name", "a string");
-        builder_.set_name(std::string(name));
+        cols_.builder.set_name(std::string(name));
       } else if (key == "nodes") {
         seen(have_nodes_, "problem.nodes");
         read_nodes(field.value());
@@ -239,7 +313,7 @@ class Reader : ReaderErrors {
         if (!is_null) {
           std::int64_t limit = integer(lv, "problem.usage_limit");
           if (limit < 0) fail("problem.usage_limit", "must be non-negative");
-          limit_ = limit;
+          cols_.limit = limit;
         }
       }
     }
@@ -287,64 +361,14 @@ class Reader : ReaderErrors {
     if (!have_usages_) fail("problem.nodes", "missing key \"usages\"");
     if (have_edges_ && !have_edge_nodes_) fail("problem.edges", "missing key \"nodes\"");
     if (have_edges_ && !have_edge_costs_) fail("problem.edges", "missing key \"costs\"");
-    const std::size_t n = lo_.size();
-    const std::size_t nc = cost_begin_.size() - 1, nu = usage_begin_.size() - 1;
-    if (nc != n)
-      fail("nodes.costs",
-           "has " + std::to_string(nc) + " entries but nodes.intervals has " + std::to_string(n));
-    if (nu != n)
-      fail("nodes.usages",
-           "has " + std::to_string(nu) + " entries but nodes.intervals has " + std::to_string(n));
-    if (n >= std::numeric_limits<NodeId>::max()) fail("nodes", "too many nodes");
-    builder_.set_usage_limit(limit_);
-    builder_.reserve_nodes(n, costs_.size());
-    for (std::size_t v = 0; v < n; ++v) {
-      const std::size_t k = cost_begin_[v + 1] - cost_begin_[v];
-      const std::size_t ku = usage_begin_[v + 1] - usage_begin_[v];
-      if (k == 0) fail("nodes.costs" + idx(v), "a node needs at least one strategy");
-      if (ku != k)
-        fail("nodes.usages" + idx(v), "expected " + std::to_string(k) +
-                                          " entries (one per strategy in nodes.costs" + idx(v) +
-                                          "), found " + std::to_string(ku));
-      if (k > static_cast<std::size_t>(std::numeric_limits<Strategy>::max() / 2))
-        fail("nodes.costs" + idx(v), "too many strategies");
-      std::span<const Usage> usages{usages_.data() + usage_begin_[v], k};
-      for (std::size_t s = 0; s < k; ++s)
-        if (usages[s] < 0)
-          fail("nodes.usages" + idx(v) + idx(s), "negative usage " + std::to_string(usages[s]));
-      builder_.add_node(lo_[v], hi_[v], {costs_.data() + cost_begin_[v], k}, usages);
-    }
-    if (edge_u_.size() != edge_table_.size())
-      fail("edges", "edges.nodes has " + std::to_string(edge_u_.size()) +
-                        " entries but edges.costs has " + std::to_string(edge_table_.size()));
-    if (edge_u_.size() >= std::numeric_limits<EdgeId>::max()) fail("edges", "too many edges");
-    for (std::size_t e = 0; e < edge_u_.size(); ++e) {
-      for (std::int64_t end : {edge_u_[e], edge_v_[e]})
-        if (end < 0 || static_cast<std::size_t>(end) >= n)
-          fail("edges.nodes" + idx(e),
-               "node " + std::to_string(end) + " does not exist (" + std::to_string(n) + " nodes)");
-      const auto u = static_cast<NodeId>(edge_u_[e]), v = static_cast<NodeId>(edge_v_[e]);
-      const std::size_t ku = builder_.strategies(u), kv = builder_.strategies(v);
-      const std::size_t found = builder_.table_size(edge_table_[e]);
-      if (found != ku * kv)
-        fail("edges.costs" + idx(e), "expected " + std::to_string(ku * kv) + " entries (" +
-                                         std::to_string(ku) + " x " + std::to_string(kv) +
-                                         "), found " + std::to_string(found));
-      builder_.add_edge(u, v, edge_table_[e]);
-    }
-    return std::move(builder_).build();
+    return std::move(cols_).build(*this);
   }
 
   StopPoll stop_;
-  ProblemBuilder builder_;
   bool have_nodes_ = false, have_edges_ = false, have_intervals_ = false, have_costs_ = false,
        have_usages_ = false, have_edge_nodes_ = false, have_edge_costs_ = false, have_name_ = false,
        have_limit_ = false;
-  std::optional<Usage> limit_;
-  std::vector<std::int64_t> lo_, hi_, costs_, usages_;
-  std::vector<std::uint64_t> cost_begin_{0}, usage_begin_{0};
-  std::vector<std::int64_t> edge_u_, edge_v_;
-  std::vector<std::uint32_t> edge_table_;
+  Columns cols_;
 };
 
 }  // namespace
