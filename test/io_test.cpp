@@ -231,34 +231,38 @@ TEST_CASE("a missing file is an input error naming the file") {
                        doctest::Contains("no/such/file.json: cannot open"), InputError);
 }
 
+// Each case writes files of its own names: ctest -j2 runs the cases as processes side by
+// side in one directory (a shared "sol.json" was removed by the next case mid-read).
 TEST_CASE("solutions are read from contest output and from JSON results") {
   {
-    std::ofstream("sol.txt") << "# progress\n[1, 2]\n# nope\n[0, 1, 2]\n";
-    CHECK(read_solution("sol.txt") == std::vector<Strategy>{0, 1, 2});
+    std::ofstream("read_solution.txt") << "# progress\n[1, 2]\n# nope\n[0, 1, 2]\n";
+    CHECK(read_solution("read_solution.txt") == std::vector<Strategy>{0, 1, 2});
   }
   {
-    std::ofstream("sol.json") << R"({"cost": 5, "assignment": [2, 0]})";
-    CHECK(read_solution("sol.json") == std::vector<Strategy>{2, 0});
+    std::ofstream("read_solution.json") << R"({"cost": 5, "assignment": [2, 0]})";
+    CHECK(read_solution("read_solution.json") == std::vector<Strategy>{2, 0});
   }
   {  // a recorded cost past 64 bits (an early answer with forbidden picks) is legal JSON
-    std::ofstream("sol.json") << R"({"improvements": [{"cost": 107000000015059840271}],
+    std::ofstream("read_solution.json") << R"({"improvements": [{"cost": 107000000015059840271}],
                                      "assignment": [1, 0], "lower_bound": -340282366920938463463})";
-    CHECK(read_solution("sol.json") == std::vector<Strategy>{1, 0});
-    std::ofstream("sol.json") << R"({"cost": 1, "assignment": [1, 0]} [2])";
-    CHECK_THROWS_WITH_AS(read_solution("sol.json"), doctest::Contains("content after"), InputError);
-    std::ofstream("sol.json") << R"({"cost": 1, "assignment": [1, 0], "assignment": [0, 0]})";
-    CHECK_THROWS_WITH_AS(read_solution("sol.json"), doctest::Contains("duplicate"), InputError);
-    std::ofstream("sol.json") << R"({"cost": 1})";
-    CHECK_THROWS_WITH_AS(read_solution("sol.json"), doctest::Contains("missing key"), InputError);
+    CHECK(read_solution("read_solution.json") == std::vector<Strategy>{1, 0});
+    std::ofstream("read_solution.json") << R"({"cost": 1, "assignment": [1, 0]} [2])";
+    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("content after"), InputError);
+    std::ofstream("read_solution.json") << R"({"cost": 1, "assignment": [1, 0], "assignment": [0, 0]})";
+    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("duplicate"), InputError);
+    std::ofstream("read_solution.json") << R"({"cost": 1})";
+    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("missing key"), InputError);
   }
   {
-    std::ofstream("sol.txt") << "# nothing here\n";
-    CHECK_THROWS_AS(read_solution("sol.txt"), InputError);
+    std::ofstream("read_solution.txt") << "# nothing here\n";
+    CHECK_THROWS_AS(read_solution("read_solution.txt"), InputError);
   }
   {  // blank lines at the end do not count; the last line that does must be the answer
-    std::ofstream("sol.txt") << "# progress\n[0, 1, 2]\n\n  \n";
-    CHECK(read_solution("sol.txt") == std::vector<Strategy>{0, 1, 2});
+    std::ofstream("read_solution.txt") << "# progress\n[0, 1, 2]\n\n  \n";
+    CHECK(read_solution("read_solution.txt") == std::vector<Strategy>{0, 1, 2});
   }
+  std::remove("read_solution.txt");
+  std::remove("read_solution.json");
 }
 
 TEST_CASE("a contest output is judged by its last line only, as the contest did") {
@@ -271,12 +275,10 @@ TEST_CASE("a contest output is judged by its last line only, as the contest did"
   };
   for (auto [text, expected] : cases) {
     CAPTURE(text);
-    std::ofstream("sol.txt") << text;
-    CHECK_THROWS_WITH_AS(read_solution("sol.txt"), doctest::Contains(expected), InputError);
+    std::ofstream("last_line.txt") << text;
+    CHECK_THROWS_WITH_AS(read_solution("last_line.txt"), doctest::Contains(expected), InputError);
   }
-  std::remove("sol.txt");
-  std::remove("sol.txt");
-  std::remove("sol.json");
+  std::remove("last_line.txt");
 }
 
 TEST_CASE("to_string prints 128-bit totals exactly") {
