@@ -282,9 +282,10 @@ TEST_CASE("regional: --polish-hint polishes a feasible hint before the rounds") 
 TEST_CASE("regional: one simulated rank is the single-process run, and k ranks reproduce") {
   const Problem p = memory_instance(400, 5);
   SolverOptions o = test::deterministic_options(20, 1);
-  auto run = [&](std::size_t ranks) {
+  auto run = [&](std::size_t ranks, std::size_t threads = 1) {
     DistributedOptions d;
     d.simulate_ranks = ranks;
+    d.simulate_threads = threads;
     d.sync_rounds = 1;
     StopControl stop;
     stop.ignore_deadline();
@@ -302,6 +303,10 @@ TEST_CASE("regional: one simulated rank is the single-process run, and k ranks r
   CHECK(run(1) == *plain.cost);
   const Total three = run(3);
   CHECK(run(3) == three);
+  // The ranks' steps side by side on several threads give the same answer.
+  CHECK(run(3, 3) == three);
+  CHECK(run(5, 2) == run(5, 1));
+  CHECK(run(9, 4) == run(9, 1));
 }
 
 }  // namespace

@@ -328,6 +328,9 @@ struct IOPDDL_API DistributedOptions {
   double region_seconds = 3.0;
   // Simulate this many machines in one process (0: do not), --deterministic only.
   std::size_t simulate_ranks = 0;
+  // Threads that run a simulation's ranks side by side (0: one per core); the answer does
+  // not depend on it, only the wall time.
+  std::size_t simulate_threads = 0;
   double sync_seconds = 1.0;         // wall time between synchronisations
   double price_blend = 0.0;          // how far each rank moves its prices to the average
   std::uint64_t sync_rounds = 5;     // pricing rounds between synchronisations (deterministic)

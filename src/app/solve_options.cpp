@@ -293,6 +293,10 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
                      "incumbent with the same work (needs --deterministic and --threads 1 or "
                      "unset; each has the whole --work-limit)",
                      d.simulate_ranks, 0, 4096, mpi);
+  t.unsigned_integer("simulate-threads",
+                     "Threads that run --simulate-ranks' ranks side by side (0: one per core); "
+                     "the answer is the same for every count, only the wall time changes",
+                     d.simulate_threads, 0, 4096, mpi);
   t.number("sync-seconds", "Seconds between synchronisations of the MPI ranks", d.sync_seconds,
            1e-3, kAny, "a finite number of seconds", mpi);
   t.unsigned_integer("sync-rounds",

@@ -1,10 +1,34 @@
 #include "simulate.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <utility>
+
 #include "../portfolio/portfolio.hpp"
 #include "region_rounds.hpp"
 #include "whole_member.hpp"
 
 namespace iopddl::inline v0 {
+namespace {
+
+// Runs `first` and `task(0..count-1)` on `threads` threads (the calling one among them),
+// tasks taken in order as threads come free. The simulated ranks of a round share only
+// read-only state, so the results do not depend on the order.
+template <class First, class Task>
+void side_by_side(std::size_t threads, std::size_t count, First first, Task task) {
+  std::atomic<std::size_t> next{0};
+  const auto drain = [&] {
+    for (std::size_t t; (t = next.fetch_add(1)) < count;) task(t);
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t h = 1; h < std::min(threads, count + 1); ++h) helpers.emplace_back(drain);
+  first();
+  drain();
+  for (std::thread& h : helpers) h.join();
+}
+
+}  // namespace
 
 SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
                            const DistributedOptions& d, StopControl& stop, IncumbentStore& store,
@@ -19,6 +43,9 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
       !whole.ready() || !store.has_solution())
     return first;
   const std::size_t ranks = d.simulate_ranks;
+  const std::size_t threads = d.simulate_threads > 0
+                                  ? d.simulate_threads
+                                  : std::max<std::size_t>(1, std::thread::hardware_concurrency());
   RegionRounds rounds(p, whole.reduced(), o, region_count(ranks, d), store.assignment());
   // The work of rank 0's last phase, which the region ranks spend in the next round (in the
   // first: the start's).
@@ -26,15 +53,17 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
   for (std::uint64_t round = 0; !whole.spent() && !stop.stop_requested(); ++round) {
     rounds.begin(round);
     const std::uint64_t before = whole.work();
-    whole.run(stop, store, d.sync_rounds);
-    // The region ranks, one after the other, from the round's incumbent.
-    std::vector<coordinator::RegionChange> changes;
-    std::size_t bytes = 0;
+    // The region ranks' solves, each from the round's incumbent, beside rank 0's phase.
+    std::vector<std::pair<std::size_t, std::uint32_t>> tasks;  // (rank, region)
     for (std::size_t rank = 1; rank < ranks; ++rank)
-      for (std::uint32_t i : rounds.assigned(rank - 1, ranks - 1)) {
-        changes.push_back(rounds.improve(i, region_work(last, rounds.regions(), ranks), 0, stop));
-        bytes += change_bytes(changes.back());
-      }
+      for (std::uint32_t i : rounds.assigned(rank - 1, ranks - 1)) tasks.emplace_back(rank, i);
+    const std::uint64_t work = region_work(last, rounds.regions(), ranks);
+    std::vector<coordinator::RegionChange> changes(tasks.size());
+    side_by_side(
+        threads, tasks.size(), [&] { whole.run(stop, store, d.sync_rounds); },
+        [&](std::size_t t) { changes[t] = rounds.improve(tasks[t].second, work, 0, stop); });
+    std::size_t bytes = 0;
+    for (const coordinator::RegionChange& c : changes) bytes += change_bytes(c);
     last = whole.work() - before;
     const coordinator::AssemblyOutcome end = end_round(p, rounds, whole, store, std::move(changes));
     log.info(

@@ -1,7 +1,8 @@
 // k machines simulated in one process, for measuring how region rounds scale without a
 // cluster (bench/scaling.sh). A run bounded by work (--deterministic) whose k virtual ranks
 // each have the budget of one (--work-limit): the rounds of whole_member.hpp, with the
-// ranks' steps of a round run one after the other. Rank 0 is the whole-problem member, the
+// ranks' steps of a round run side by side on --simulate-threads threads (any count gives
+// the same answer). Rank 0 is the whole-problem member, the
 // single-process solver with one worker run in phases of --sync-rounds pricing rounds;
 // ranks 1..k-1 improve their regions of the round's incumbent with the work rank 0 did in
 // the phase before, as they would beside it on k machines. The answer after equal work per
