@@ -57,28 +57,6 @@ TEST_CASE("an instance whose least-memory peak exceeds the limit is proven infea
   }
 }
 
-TEST_CASE("a time limit past the clock's range means no limit, not one already expired") {
-  const auto start = Clock::now();
-  for (double seconds : {1e10, 1e300, std::numeric_limits<double>::infinity()}) {
-    CAPTURE(seconds);
-    StopControl stop(start, seconds);
-    CHECK_FALSE(stop.should_stop());
-    stop.reserve(5.0);  // reserving from "never" leaves "never"
-    CHECK_FALSE(stop.should_stop());
-    StopControl phase(stop, 1e12);  // a phase of it, as long as it likes
-    CHECK_FALSE(phase.should_stop());
-  }
-  CHECK(time_after(start, std::nan("")) == Clock::time_point::max());
-  CHECK(time_after(Clock::time_point::max(), 1.0) == Clock::time_point::max());
-}
-
-TEST_CASE("reserving more than a deadline leaves stops at once, without wrapping around") {
-  StopControl stop(Clock::now(), 10.0);
-  CHECK_FALSE(stop.should_stop());
-  stop.reserve(20.0);
-  CHECK(stop.should_stop());
-}
-
 TEST_CASE("presolve stops when its stop control says stop, and the portfolio answers anyway") {
   GeneratorOptions g;
   g.nodes = 400;
@@ -98,43 +76,6 @@ TEST_CASE("presolve stops when its stop control says stop, and the portfolio ans
   CHECK(evaluate(p, store.assignment()).feasible);
 }
 
-namespace {
-
-// A clock the test moves: by hand, or by a fixed step at every reading.
-class TestTime final : public TimeSource {
- public:
-  explicit TestTime(std::chrono::microseconds step = {}) : step_(step) {}
-  Clock::time_point now() const override {
-    return Clock::time_point(Clock::duration(ticks_.fetch_add(step_.count()) + step_.count()) *
-                             1000);
-  }
-  void advance(double seconds) { ticks_ += static_cast<long long>(seconds * 1e6); }
-
- private:
-  std::chrono::microseconds step_;
-  mutable std::atomic<long long> ticks_{0};  // microseconds since the epoch of Clock
-};
-
-}  // namespace
-
-TEST_CASE("a stop control reads the time it is given: deadlines, reserves and phases") {
-  TestTime time;
-  StopControl stop(time.now(), 10.0, time);
-  time.advance(9.0);
-  CHECK_FALSE(stop.should_stop());
-  CHECK(stop.elapsed() == doctest::Approx(9.0));
-  stop.reserve(0.5);
-  time.advance(0.6);  // 9.6 s: past the reserved deadline of 9.5 s
-  CHECK(stop.should_stop());
-  StopControl fresh(time.now(), 10.0, time);
-  StopControl phase(fresh, 2.0);  // a phase ends at its own deadline or its parent's
-  time.advance(1.9);
-  CHECK_FALSE(phase.should_stop());
-  time.advance(0.2);
-  CHECK(phase.should_stop());
-  CHECK_FALSE(fresh.should_stop());
-}
-
 TEST_CASE("the portfolio's timeout paths end with a checked answer, on a clock that races") {
   // Every reading of this clock moves it 2 ms on: the time limit comes after a few
   // thousand readings, at an exact point of the search, not after a wall-clock time.
@@ -145,7 +86,7 @@ TEST_CASE("the portfolio's timeout paths end with a checked answer, on a clock t
   const Problem p = generate_problem(g);
   for (double limit : {0.05, 1.0, 8.0, 100.0}) {
     CAPTURE(limit);
-    TestTime time(std::chrono::microseconds(2000));
+    test::TestTime time(std::chrono::microseconds(2000));
     StopControl stop(time.now(), limit, time);
     IncumbentStore store(&stop);
     Log quiet(nullptr, &stop, true);

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -12,12 +14,28 @@
 #include "iopddl/problem.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
+#include "iopddl/stop.hpp"
 
 namespace iopddl::inline v0 {
 class Reduced;
 }
 
 namespace iopddl::inline v0::test {
+
+// A clock the test moves: by hand, or by a fixed step at every reading.
+class TestTime final : public TimeSource {
+ public:
+  explicit TestTime(std::chrono::microseconds step = {}) : step_(step) {}
+  Clock::time_point now() const override {
+    return Clock::time_point(Clock::duration(ticks_.fetch_add(step_.count()) + step_.count()) *
+                             1000);
+  }
+  void advance(double seconds) { ticks_ += static_cast<long long>(seconds * 1e6); }
+
+ private:
+  std::chrono::microseconds step_;
+  mutable std::atomic<long long> ticks_{0};  // microseconds since the epoch of Clock
+};
 
 struct TinySpec {
   int nodes = 5;
