@@ -93,6 +93,7 @@ TEST_CASE("gnuplot renders a picture as a PNG, and a broken script is an error t
     render_png("set terminal png\nplot $nothing using 1:2\n");
     FAIL("a script gnuplot refuses rendered");
   } catch (const OutputError& e) {
-    CHECK(std::string(e.what()).find("gnuplot") != std::string::npos);
+    CHECK(std::string(e.what()).find("gnuplot failed") != std::string::npos);
+    CHECK(std::string(e.what()).find("no datablock named $nothing") != std::string::npos);
   }
 }
