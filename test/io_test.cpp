@@ -247,11 +247,15 @@ TEST_CASE("solutions are read from contest output and from JSON results") {
                                      "assignment": [1, 0], "lower_bound": -340282366920938463463})";
     CHECK(read_solution("read_solution.json") == std::vector<Strategy>{1, 0});
     std::ofstream("read_solution.json") << R"({"cost": 1, "assignment": [1, 0]} [2])";
-    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("content after"), InputError);
-    std::ofstream("read_solution.json") << R"({"cost": 1, "assignment": [1, 0], "assignment": [0, 0]})";
-    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("duplicate"), InputError);
+    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("content after"),
+                         InputError);
+    std::ofstream("read_solution.json")
+        << R"({"cost": 1, "assignment": [1, 0], "assignment": [0, 0]})";
+    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("duplicate"),
+                         InputError);
     std::ofstream("read_solution.json") << R"({"cost": 1})";
-    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("missing key"), InputError);
+    CHECK_THROWS_WITH_AS(read_solution("read_solution.json"), doctest::Contains("missing key"),
+                         InputError);
   }
   {
     std::ofstream("read_solution.txt") << "# nothing here\n";
