@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
-#include <utility>
 
 #include "../portfolio/portfolio.hpp"
 #include "region_rounds.hpp"
@@ -54,14 +53,14 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
     rounds.begin(round);
     const std::uint64_t before = whole.work();
     // The region ranks' solves, each from the round's incumbent, beside rank 0's phase.
-    std::vector<std::pair<std::size_t, std::uint32_t>> tasks;  // (rank, region)
+    std::vector<std::uint32_t> regions;  // rank 1's, then rank 2's, ...
     for (std::size_t rank = 1; rank < ranks; ++rank)
-      for (std::uint32_t i : rounds.assigned(rank - 1, ranks - 1)) tasks.emplace_back(rank, i);
+      for (std::uint32_t i : rounds.assigned(rank - 1, ranks - 1)) regions.push_back(i);
     const std::uint64_t work = region_work(last, rounds.regions(), ranks);
-    std::vector<coordinator::RegionChange> changes(tasks.size());
+    std::vector<coordinator::RegionChange> changes(regions.size());
     side_by_side(
-        threads, tasks.size(), [&] { whole.run(stop, store, d.sync_rounds); },
-        [&](std::size_t t) { changes[t] = rounds.improve(tasks[t].second, work, 0, stop); });
+        threads, regions.size(), [&] { whole.run(stop, store, d.sync_rounds); },
+        [&](std::size_t t) { changes[t] = rounds.improve(regions[t], work, 0, stop); });
     std::size_t bytes = 0;
     for (const coordinator::RegionChange& c : changes) bytes += change_bytes(c);
     last = whole.work() - before;
