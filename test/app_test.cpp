@@ -82,6 +82,8 @@ TEST_CASE("a config file sets what the command line did not, and --dump-config r
   app::describe_solve_options(u, again);
   u.read_config(dumped);
   CHECK(u.dump() == t.dump());
+  CHECK(again.solver.seed == 7);
+  CHECK(again.time_limit == 2.5);
   CHECK(again.solver.lns.min_size == 3);
   std::remove(path.c_str());
   std::remove(dumped.c_str());
