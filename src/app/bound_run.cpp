@@ -12,6 +12,7 @@
 
 #include "io/json.hpp"
 #include "iopddl/distributed.hpp"
+#include "iopddl/evaluate.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/io.hpp"
 #include "iopddl/log.hpp"
@@ -87,6 +88,18 @@ int bound_and_print(const RunSettings& settings, const std::string& multipliers_
   log.info("read %zu nodes, %zu edges, %zu time segments", problem.num_nodes(), problem.num_edges(),
            problem.num_segments());
   IncumbentStore store(&run.stop);
+  if (!settings.bound_solution.empty()) {
+    const std::vector<Strategy> a = read_solution(settings.bound_solution);
+    const Evaluation e = evaluate(problem, a);
+    if (!e.feasible)
+      throw InputError(settings.bound_solution + ": not a feasible answer of " +
+                       settings.problem_path + ": " +
+                       (e.valid ? "peak usage " + to_string(e.peak_usage) + " above the limit " +
+                                      to_string(*e.usage_limit)
+                                : e.error));
+    store.offer(a, e.cost, "--solution");
+    log.info("--solution: cost %s, the steps' target", to_string(e.cost).c_str());
+  }
   const BoundOutcome out =
       session.active()
           ? bound_distributed(session, problem, settings.solver, settings.bound_steps, run.stop,

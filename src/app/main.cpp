@@ -160,6 +160,9 @@ struct BoundCommand {
     add_request_options(cmd, settings.request);
     cmd->add_option("--multipliers", multipliers,
                     "Write the memory multipliers per time segment (JSON) to this file");
+    cmd->add_option("--solution", settings.bound_solution,
+                    "A known answer (a contest output or a `solve --output` result): its cost, "
+                    "checked by the reference evaluator, is the multiplier steps' first target");
     describe_bound_options(table, settings);
     table.bind(*cmd);
     cmd->add_option("--config", config_path, "Read options from a config file");

@@ -29,6 +29,7 @@ struct RunSettings {
   bool quiet = false;
   bool stats = false;             // progress lines with what each neighbourhood cost and gained
   std::uint64_t bound_steps = 0;  // `iopddl bound`: multiplier steps at most (0: no limit)
+  std::string bound_solution;     // `iopddl bound`: a known answer, the steps' target ("": none)
   SolverOptions solver;
   DistributedOptions distributed;  // used by builds with MPI
   std::string settings_text;       // effective options, copied into the JSON result

@@ -66,6 +66,13 @@ grep -q -- "--multipliers /no/such/dir/m.json: cannot write" err.txt || fail "me
 [[ $rc -eq 2 ]] || fail "bound takes no --bound-share (it spends the whole budget): exit $rc"
 "$bin" bound "$src/test/data/bad/edge_table_size.json" > /dev/null 2>&1; rc=$?
 [[ $rc -eq 3 ]] || fail "bound of bad input: exit $rc, expected 3"
+# bound --solution: a known answer is the steps' target once the evaluator accepts it.
+"$bin" bound "$src/examples/example.json" -t 2 --solution res.json > bound.txt || fail "bound --solution"
+grep -q "solution: cost 445" bound.txt || fail "bound --solution: no target line: $(cat bound.txt)"
+echo "[0]" > short.txt
+"$bin" bound "$src/examples/example.json" --solution short.txt > /dev/null 2> err.txt; rc=$?
+[[ $rc -eq 3 ]] || fail "bound --solution with a wrong answer: exit $rc, expected 3"
+grep -q "short.txt: not a feasible answer of" err.txt || fail "message: $(cat err.txt)"
 # A time limit that comes while the input is read: no bound, exit 4, a message.
 rm -f never.fifo && mkfifo never.fifo
 timeout 20 "$bin" bound never.fifo -t 1 > bound.txt 2> err.txt; rc=$?
