@@ -11,6 +11,7 @@
 #include "iopddl/generate.hpp"
 #include "iopddl/solve.hpp"
 #include "lagrange/bound.hpp"
+#include "lagrange/memory_lp.hpp"
 #include "lagrange/network.hpp"
 #include "local/state.hpp"
 #include "reduce/reduced.hpp"
@@ -129,6 +130,7 @@ TEST_CASE("certified bounds never exceed the brute-force optimum, nor the exact 
     CAPTURE(round);
     const Reduced r = Reduced::build(p);
     BoundOptions o;
+    o.lp_every = round % 4;  // 0: subgradient steps only; else the LP every 1-3 steps
     BoundEngine engine(r, CostNetwork::from_reduced(r), o);
     for (int step = 0; step < 8; ++step) {
       const Total b = engine.step(*opt + 1 + static_cast<Total>(rng.below(50)), nullptr);
@@ -152,6 +154,56 @@ TEST_CASE("certified bounds never exceed the brute-force optimum, nor the exact 
   }
   CHECK(checked >= 1000);
   CHECK(limited >= 500);
+}
+
+TEST_CASE("the LP's memory multipliers are the best ones for the messages, below the optimum") {
+  Rng rng(47);
+  int solved = 0, priced = 0;
+  for (int round = 0; round < 400; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 1 + static_cast<int>(rng.below(6));
+    spec.edges = static_cast<int>(rng.below(8));
+    spec.limit_factor = 1.0 + 0.5 * rng.uniform();
+    const Problem p = test::random_problem(rng, spec);
+    const auto opt = test::brute_force_optimum(p);
+    // (Every answer that fits with a forbidden pick: the LP, without forbidden columns, has
+    // no answer, and the bound is the 10^18 cap.)
+    if (!opt || *opt >= kForbidden) continue;
+    CAPTURE(round);
+    const Reduced r = Reduced::build(p);
+    std::vector<Total> ignored, msg;
+    random_duals(rng, r, ignored, msg, false);
+    if (round % 2 == 0) std::fill(msg.begin(), msg.end(), 0);
+    // The groups' reparametrised costs without prices, as the engine hands them over.
+    Reparametrisation unpriced;
+    certify(r, std::vector<Total>(p.num_segments(), 0), msg, kBits, &unpriced);
+    std::vector<double> theta;
+    for (Total c : unpriced.node) theta.push_back(static_cast<double>(c) / static_cast<double>(kScale));
+    MemoryLp lp(r, SIZE_MAX);
+    if (p.num_segments() == 0) continue;  // no time: nothing to price
+    REQUIRE(lp.ready());
+    const MemoryLp::Outcome out = lp.solve(theta, nullptr);
+    REQUIRE(out.lambda);  // the input has an answer that fits: the LP has one too
+    const std::vector<Total> lambda = certified_integers(*out.lambda, kBits);
+    const Total at_lp = certify(r, lambda, msg, kBits);
+    CHECK(at_lp <= *opt);
+    ++solved;
+    // No single multiplier moved up or down does better with the same messages (up to the
+    // rounding of the LP's doubles to the grid and of the bound up to an integer).
+    for (std::size_t t = 0; t < lambda.size(); ++t)
+      for (const Total d : {kScale / 8, kScale, 8 * kScale, 64 * kScale}) {
+        std::vector<Total> up = lambda;
+        up[t] += d;
+        CHECK(certify(r, up, msg, kBits) <= at_lp + 1);
+        if (lambda[t] < d) continue;
+        std::vector<Total> down = lambda;
+        down[t] -= d;
+        CHECK(certify(r, down, msg, kBits) <= at_lp + 1);
+      }
+    if (std::any_of(lambda.begin(), lambda.end(), [](Total l) { return l > 0; })) ++priced;
+  }
+  CHECK(solved >= 200);
+  CHECK(priced >= 20);  // the limit binds often enough to test the multipliers
 }
 
 TEST_CASE("the integer recomputation of a reparametrisation matches a slow reference") {

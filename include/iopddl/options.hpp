@@ -215,6 +215,21 @@ struct IOPDDL_API BoundOptions {
   // wider cut weakens the regions' bound (2 regions, 60-100 steps, against one: G with
   // 10 % copies 0.66, N 6.7 % 0.958, M 24 % 0.981; tuning.csv: bound.max-copy-share).
   double max_copy_share = 0.01;
+  // Every this many steps the memory multipliers jump to the best ones for the current
+  // messages, by an LP (lagrange/memory_lp.hpp), and the subgradient steps stop moving them
+  // (0: subgradient steps only). Measured by steps in bench/results/memory_lp_steps.csv.
+  int lp_every = 5;
+  // The subgradient steps take over for good once the best bound gains less than lp_stall
+  // (relative) over lp_patience steps: coordinate ascent stalls where they still climb.
+  double lp_stall = 1e-3;
+  int lp_patience = 20;
+  // Their first step factor then: bound.step (1) threw M's bound from 0.98 of the best cost
+  // to -1.6 and 300 more steps never came back; 0.1 took it to 0.9975 by step 600.
+  double lp_handover_step = 0.1;
+  // The LP gives up (and the subgradient steps take over) past this many nonzeros, one per
+  // group strategy and one per strategy in each memory row: CLP takes about 25 bytes per
+  // nonzero, so 10M keep it near 250 MB.
+  std::uint64_t lp_nonzeros = 10'000'000;
 };
 
 // Exact presolve.

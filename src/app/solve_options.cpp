@@ -246,6 +246,22 @@ void describe_bound(OptionTable& t, SolverOptions& o, bool share) {
            "Under MPI, split the bound into one region per rank only when their ghost copies "
            "are at most this share of the groups (otherwise rank 0 bounds the whole problem)",
            b.max_copy_share, 0, 1e9, "a number", bound);
+  t.integer("bound.lp-every",
+            "Every this many steps, the memory multipliers jump to an LP's best ones for the "
+            "current messages, and no subgradient step moves them (0: subgradient steps only)",
+            b.lp_every, 0, kMaxInt, bound);
+  t.number("bound.lp-stall",
+           "The subgradient steps take over for good once the best bound gains less than this "
+           "(relative) over bound.lp-patience steps",
+           b.lp_stall, 0, 1, "a share from 0 to 1", bound);
+  t.integer("bound.lp-patience", "Steps over which bound.lp-stall is measured", b.lp_patience, 1,
+            kMaxInt, bound);
+  t.number("bound.lp-handover-step", "The first subgradient step factor once they take over",
+           b.lp_handover_step, 1e-9, 2, "a number", bound);
+  t.unsigned_integer("bound.lp-nonzeros",
+                     "The multipliers' LP gives up past this many nonzeros (then subgradient "
+                     "steps move them)",
+                     b.lp_nonzeros, 1, kMax64, bound);
   t.integer("bound.scale-bits", "Multipliers and messages are certified in units of 2^-bits",
             b.scale_bits, 0, 24, bound);
 }

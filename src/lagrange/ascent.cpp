@@ -69,7 +69,7 @@ Total DualAscent::bound(Total regions_sum) const {
   return std::min<Total>(in_cost_units(regions_sum - priced * limit, o_.scale_bits), kForbidden);
 }
 
-void DualAscent::step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage) {
+void DualAscent::record(Total bound, const std::vector<Total>& usage) {
   ++steps_;
   if (bound > best_) {
     best_ = bound;
@@ -77,6 +77,15 @@ void DualAscent::step(Total bound, std::optional<Total> upper, const std::vector
   } else {
     ++since_best_;
   }
+  const Total limit = r_.original().usage_limit().value_or(0);
+  fits_ = true;
+  Total running = 0;
+  for (std::size_t t = 0; t + 1 < usage.size(); ++t)
+    if ((running += usage[t]) > limit) fits_ = false;
+}
+
+void DualAscent::step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage) {
+  record(bound, usage);
   // The step's target: the best cost known, but at most bound.target-above times the bound
   // above it (a poor first answer, one with forbidden picks on M, made the first steps
   // throw the multipliers far off: the bound fell from 0.58 of the best cost to -0.01).
@@ -86,14 +95,11 @@ void DualAscent::step(Total bound, std::optional<Total> upper, const std::vector
   // The subgradient: usage_t - limit of the labelling, where it counts (a multiplier at 0
   // with usage below the limit cannot move).
   const Total limit = r_.original().usage_limit().value_or(0);
-  fits_ = true;
   Total running = 0;
   double norm = 0;
   std::vector<double> sub(memory_.size(), 0.0);
-  for (std::size_t t = 0; t + 1 < usage.size(); ++t) {
+  for (std::size_t t = 0; t + 1 < usage.size() && t < memory_.size(); ++t) {
     running += usage[t];
-    if (running > limit) fits_ = false;
-    if (memory_.empty()) continue;
     sub[t] = static_cast<double>(running - limit);
     if (memory_[t] > 0 || sub[t] > 0) norm += sub[t] * sub[t];
   }

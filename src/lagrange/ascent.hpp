@@ -5,7 +5,8 @@
 //
 // Memory: a projected subgradient step by Polyak's rule towards a target (the best cost
 // known, capped at bound.target-above times the bound above it), the factor halving after
-// bound.patience steps without a better bound.
+// bound.patience steps without a better bound. (The single-process engine sets them from an
+// LP first: BoundEngine, memory_lp.hpp.)
 // Agreement: block coordinate ascent. Each group's reparametrised costs in its owner's
 // region and in each region holding a copy are moved to their average (the multipliers add
 // to the copies' costs and take from the owner's): at the messages they came from, the sum
@@ -51,6 +52,14 @@ class DualAscent {
   // `upper` (the best cost known, if any) with the subgradient of the assembled labelling:
   // `usage` its per-segment usage differences (size segments + 1).
   void step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage);
+  // Records `bound` and whether the labelling of `usage` fits, without moving the
+  // multipliers (when an LP sets them: BoundEngine).
+  void record(Total bound, const std::vector<Total>& usage);
+  // The next subgradient steps start from this factor (bound.step at first).
+  void set_factor(double factor) {
+    factor_ = factor;
+    since_best_ = 0;
+  }
   // The agreement update from the regions' certified reparametrised costs (scaled, per copy
   // entry of the layout): `copy` each copy's in the region holding it, `owner` its group's
   // in the owner's region. A group with a cost at forbidden levels (10^15 and above, in

@@ -6,9 +6,10 @@
 //   L(lambda) = min_x [cost(x) + sum_t lambda_t (usage_t(x) - limit)] <= cost(x*), lambda >= 0.
 // The priced minimisation is bounded by any reparametrisation of the priced network (TRW-S's
 // messages define one): the sum of the node minima and the edge-table minima. The engine
-// moves the multipliers by projected subgradient steps (Polyak's rule, towards the best
-// cost known), with the subgradient of the priced labelling TRW-S rounds to, and warm-starts
-// the messages between steps.
+// warm-starts the messages between steps and moves the multipliers first by an LP's best
+// ones for the current messages (memory_lp.hpp), then, once that stalls, by projected
+// subgradient steps (Polyak's rule, towards the best cost known) with the subgradient of
+// the priced labelling TRW-S rounds to.
 //
 // Certification: the multipliers and the messages are scaled by 2^scale_bits and rounded to
 // integers, and the bound is recomputed from the int64 costs in 128-bit arithmetic. Any
@@ -17,11 +18,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "../reduce/reduced.hpp"
 #include "ascent.hpp"
+#include "memory_lp.hpp"
 #include "iopddl/options.hpp"
 #include "network.hpp"
 #include "region.hpp"
@@ -67,9 +70,10 @@ class BoundEngine {
   // `network`: the reduced problem as a cost network (the engine prices its own copy).
   BoundEngine(const Reduced& r, const CostNetwork& network, const BoundOptions& o);
 
-  // One step: price at the multipliers, TRW-S (warm), certify; then a subgradient step
-  // towards `upper` (the best cost known, if any; capped at half again the bound).
-  // Returns the certified bound at the multipliers it priced.
+  // One step: price at the multipliers, TRW-S (warm), certify; then, every bound.lp-every
+  // steps, the multipliers the LP finds best for the new messages (memory_lp.hpp), or,
+  // without the LP, a subgradient step towards `upper` (the best cost known, if any; capped
+  // at half again the bound). Returns the certified bound at the multipliers it priced.
   Total step(std::optional<Total> upper, const StopControl* stop);
 
   Total best() const { return ascent_.best(); }  // the best certified bound so far
@@ -81,16 +85,26 @@ class BoundEngine {
   // The last step's priced labelling (it may overload memory) and whether it fits.
   const std::vector<Strategy>& labelling() const { return region_.labels(); }
   bool labelling_fits() const { return ascent_.fits(); }
+  // The memory multipliers' LP while it moves them (nullptr once the subgradient steps
+  // have taken over, or if it never could), and the step at which they did (0: never).
+  const MemoryLp* lp() const { return lp_.get(); }
+  std::uint64_t lp_ended_at() const { return lp_ended_at_; }
   // Work units of the last step (as StopPoll counts them).
   std::uint64_t work() const { return region_.work(o_.iterations); }
 
  private:
+  void hand_over();  // from the LP to the subgradient steps, for good
+
   const Reduced& r_;
   BoundOptions o_;
   CopyLayout no_copies_;
   RegionBound region_;
   DualAscent ascent_;
   std::vector<Total> best_lambda_, best_msg_;  // the integers of the best bound
+  std::unique_ptr<MemoryLp> lp_;
+  // The stall test's window: its first step and the best bound then.
+  std::uint64_t window_start_ = 0, lp_ended_at_ = 0;
+  double window_best_ = 0;  // while it works, it alone moves the memory multipliers
 };
 
 }  // namespace iopddl::inline v0
