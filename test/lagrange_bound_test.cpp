@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "exact/proof_search.hpp"
@@ -178,7 +179,8 @@ TEST_CASE("the LP's memory multipliers are the best ones for the messages, below
     Reparametrisation unpriced;
     certify(r, std::vector<Total>(p.num_segments(), 0), msg, kBits, &unpriced);
     std::vector<double> theta;
-    for (Total c : unpriced.node) theta.push_back(static_cast<double>(c) / static_cast<double>(kScale));
+    for (Total c : unpriced.node)
+      theta.push_back(static_cast<double>(c) / static_cast<double>(kScale));
     MemoryLp lp(r, SIZE_MAX);
     if (p.num_segments() == 0) continue;  // no time: nothing to price
     REQUIRE(lp.ready());
@@ -204,6 +206,52 @@ TEST_CASE("the LP's memory multipliers are the best ones for the messages, below
   }
   CHECK(solved >= 200);
   CHECK(priced >= 20);  // the limit binds often enough to test the multipliers
+}
+
+TEST_CASE("the LP's options take effect: cadence, stall, patience, hand-over, size") {
+  GeneratorOptions g;
+  g.family = Family::kMemory;
+  g.nodes = 400;
+  g.limit_factor = 1.05;
+  const Problem p = generate_problem(g);
+  const Reduced r = Reduced::build(p);
+  const CostNetwork network = CostNetwork::from_reduced(r);
+  const auto run = [&](const BoundOptions& o, int steps) {
+    auto engine = std::make_unique<BoundEngine>(r, network, o);
+    for (int i = 0; i < steps; ++i) engine->step(std::nullopt, nullptr);
+    return engine;
+  };
+  BoundOptions lp;
+  lp.lp_stall = 0;  // never stalls
+  const auto with_lp = run(lp, 30);
+  REQUIRE(with_lp->lp() != nullptr);
+  CHECK(with_lp->lp()->rows() > 0);
+  BoundOptions none;
+  none.lp_every = 0;
+  const auto without = run(none, 30);
+  CHECK(without->lp() == nullptr);
+  CHECK(with_lp->multipliers() != without->multipliers());
+  // Too large for bound.lp-nonzeros: subgradient steps from the start, step for step.
+  BoundOptions small = lp;
+  small.lp_nonzeros = 1;
+  const auto too_large = run(small, 30);
+  CHECK(too_large->lp() == nullptr);
+  CHECK(too_large->lp_ended_at() == 0);
+  CHECK(too_large->multipliers() == without->multipliers());
+  // Always stalled: the hand-over at the first test after a full window.
+  BoundOptions stalled;
+  stalled.lp_every = 5;
+  stalled.lp_stall = 1;
+  stalled.lp_patience = 5;
+  CHECK(run(stalled, 30)->lp_ended_at() == 10);
+  stalled.lp_patience = 10;
+  CHECK(run(stalled, 30)->lp_ended_at() == 20);
+  // The hand-over's step factor sets the first subgradient step after it.
+  stalled.lp_patience = 5;
+  BoundOptions bigger = stalled;
+  bigger.lp_handover_step = 0.5;
+  CHECK(run(stalled, 10)->multipliers() == run(bigger, 10)->multipliers());
+  CHECK(run(stalled, 11)->multipliers() != run(bigger, 11)->multipliers());
 }
 
 TEST_CASE("the integer recomputation of a reparametrisation matches a slow reference") {

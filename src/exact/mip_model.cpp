@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "../lagrange/time_prices.hpp"
+
 namespace iopddl::inline v0 {
 
 namespace {
@@ -12,21 +14,6 @@ bool modelled(const Reduced& r, std::uint32_t e) {
       static_cast<std::size_t>(r.strategies(r.edge_u(e))) * r.strategies(r.edge_v(e));
   const Cost* t = r.table(e);
   return std::any_of(t, t + n, [](Cost c) { return c != 0; });
-}
-
-// The time segments where some member starts and some member ends right after: every
-// other segment's live set is contained in one of theirs.
-std::vector<std::uint32_t> maximal_segments(const Problem& p) {
-  std::vector<char> starts(p.num_segments() + 1, 0), ends(p.num_segments() + 1, 0);
-  for (NodeId v = 0; v < p.num_nodes(); ++v)
-    if (p.has_memory(v)) {
-      starts[p.seg_lo(v)] = 1;
-      ends[p.seg_hi(v)] = 1;
-    }
-  std::vector<std::uint32_t> kept;
-  for (std::uint32_t s = 0; s < p.num_segments(); ++s)
-    if (starts[s] && ends[s + 1]) kept.push_back(s);
-  return kept;
 }
 
 constexpr Total kExact = Total{1} << 52;

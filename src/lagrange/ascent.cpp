@@ -98,7 +98,7 @@ void DualAscent::step(Total bound, std::optional<Total> upper, const std::vector
   Total running = 0;
   double norm = 0;
   std::vector<double> sub(memory_.size(), 0.0);
-  for (std::size_t t = 0; t + 1 < usage.size() && t < memory_.size(); ++t) {
+  for (std::size_t t = 0; t < memory_.size(); ++t) {
     running += usage[t];
     sub[t] = static_cast<double>(running - limit);
     if (memory_[t] > 0 || sub[t] > 0) norm += sub[t] * sub[t];

@@ -46,8 +46,8 @@ BoundEngine::BoundEngine(const Reduced& r, const CostNetwork& network, const Bou
       o_(o),
       region_(r, RegionShape::whole(r), no_copies_, network),
       ascent_(r, no_copies_, o) {
-  if (o.lp_every > 0 && r.original().usage_limit())
-    lp_ = std::make_unique<MemoryLp>(r, o.lp_nonzeros);
+  if (o.lp_every > 0) lp_ = std::make_unique<MemoryLp>(r, o.lp_nonzeros);
+  if (lp_ && !lp_->ready()) lp_.reset();  // subgradient steps from the start, as without it
 }
 
 Reparametrisation BoundEngine::best_reparametrisation() const {

@@ -24,8 +24,8 @@
 
 #include "../reduce/reduced.hpp"
 #include "ascent.hpp"
-#include "memory_lp.hpp"
 #include "iopddl/options.hpp"
+#include "memory_lp.hpp"
 #include "network.hpp"
 #include "region.hpp"
 
@@ -101,10 +101,10 @@ class BoundEngine {
   RegionBound region_;
   DualAscent ascent_;
   std::vector<Total> best_lambda_, best_msg_;  // the integers of the best bound
-  std::unique_ptr<MemoryLp> lp_;
+  std::unique_ptr<MemoryLp> lp_;  // while it works, it alone moves the memory multipliers
   // The stall test's window: its first step and the best bound then.
   std::uint64_t window_start_ = 0, lp_ended_at_ = 0;
-  double window_best_ = 0;  // while it works, it alone moves the memory multipliers
+  double window_best_ = 0;
 };
 
 }  // namespace iopddl::inline v0

@@ -1,13 +1,13 @@
 #include "memory_lp.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <coin/ClpEventHandler.hpp>
 #include <coin/ClpSimplex.hpp>
 #include <coin/CoinPackedMatrix.hpp>
 
-#include <algorithm>
-#include <cmath>
-
 #include "iopddl/stop.hpp"
+#include "time_prices.hpp"
 
 namespace iopddl::inline v0 {
 namespace {
@@ -41,9 +41,7 @@ struct MemoryLp::Impl {
   std::vector<std::uint32_t> group_of_member;
   std::vector<std::size_t> memory_members;  // members with memory
   std::vector<bool> has_row;                // per segment
-  // The segments where a member starts and a member ends right after: every other
-  // segment's live set is within one of theirs, so their rows are the only ones needed.
-  std::vector<std::uint32_t> maximal;
+  std::vector<std::uint32_t> maximal;       // maximal_segments(): the only rows needed
   std::vector<std::uint32_t> row_segment;   // memory row -> its segment
   ClpSimplex lp;
   const StopControl* stop = nullptr;  // of the solve under way (StopHandler)
@@ -59,8 +57,8 @@ struct MemoryLp::Impl {
     std::vector<int> column;
     std::vector<double> value, lower, upper;
   };
-  void build_row(std::uint32_t t, Rows& rows, std::vector<double>& acc,
-                 std::vector<char>& touched, std::vector<std::uint32_t>& groups) const {
+  void build_row(std::uint32_t t, Rows& rows, std::vector<double>& acc, std::vector<char>& touched,
+                 std::vector<std::uint32_t>& groups) const {
     const Problem& p = r.original();
     groups.clear();
     for (std::size_t mi : memory_members) {
@@ -102,7 +100,8 @@ struct MemoryLp::Impl {
       const std::uint32_t g = group_of_member[mi];
       double v = 0;
       for (Strategy s = 0; s < r.strategies(g); ++s)
-        if (x[x_begin[g] + s] > 0) v += x[x_begin[g] + s] * static_cast<double>(r.member_usage(mi, s));
+        if (x[x_begin[g] + s] > 0)
+          v += x[x_begin[g] + s] * static_cast<double>(r.member_usage(mi, s));
       diff[p.seg_lo(r.member_node(mi))] += v;
       diff[p.seg_hi(r.member_node(mi))] -= v;
     }
@@ -123,14 +122,8 @@ MemoryLp::MemoryLp(const Reduced& r, std::size_t max_nonzeros)
   m.segments = p.num_segments();
   m.limit = static_cast<double>(*p.usage_limit());
   m.has_row.assign(m.segments, false);
-  std::vector<char> starts(m.segments + 1, 0), ends(m.segments + 1, 0);
-  for (NodeId v = 0; v < p.num_nodes(); ++v)
-    if (p.has_memory(v) && p.seg_lo(v) < p.seg_hi(v)) {
-      starts[p.seg_lo(v)] = 1;
-      ends[p.seg_hi(v)] = 1;
-    }
-  for (std::uint32_t t = 0; t < m.segments; ++t)
-    if (starts[t] && ends[t + 1]) m.maximal.push_back(t);
+  m.group_of_member.resize(r.num_members());
+  m.maximal = maximal_segments(p);
   std::vector<int> row, column;
   std::vector<double> value, upper;
   for (std::uint32_t g = 0; g < r.num_nodes(); ++g) {
@@ -142,7 +135,6 @@ MemoryLp::MemoryLp(const Reduced& r, std::size_t max_nonzeros)
       upper.push_back(is_forbidden(r.costs(g)[s]) ? 0.0 : 1.0);
     }
     for (std::size_t mi = r.member_begin(g); mi < r.member_begin(g + 1); ++mi) {
-      m.group_of_member.resize(mi + 1);
       m.group_of_member[mi] = g;
       if (p.has_memory(r.member_node(mi))) m.memory_members.push_back(mi);
     }
@@ -161,9 +153,15 @@ MemoryLp::MemoryLp(const Reduced& r, std::size_t max_nonzeros)
 
 MemoryLp::~MemoryLp() = default;
 
-bool MemoryLp::ready() const { return impl_->segments > 0; }
-std::size_t MemoryLp::rows() const { return impl_->row_segment.size(); }
-std::size_t MemoryLp::nonzeros() const { return impl_->nonzeros; }
+bool MemoryLp::ready() const {
+  return impl_->segments > 0;
+}
+std::size_t MemoryLp::rows() const {
+  return impl_->row_segment.size();
+}
+std::size_t MemoryLp::nonzeros() const {
+  return impl_->nonzeros;
+}
 
 MemoryLp::Outcome MemoryLp::solve(const std::vector<double>& theta, const StopControl* stop) {
   Outcome out;
@@ -187,6 +185,10 @@ MemoryLp::Outcome MemoryLp::solve(const std::vector<double>& theta, const StopCo
   }
   m.lp.chgObjCoefficients(objective.data());
   m.stop = stop;
+  struct Unset {  // the stop handler looks at `stop` during this solve only
+    const StopControl*& slot;
+    ~Unset() { slot = nullptr; }
+  } unset{m.stop};
   std::vector<double> acc(columns, 0.0);
   std::vector<char> touched(m.r.num_nodes(), 0);
   std::vector<std::uint32_t> groups;
@@ -196,13 +198,11 @@ MemoryLp::Outcome MemoryLp::solve(const std::vector<double>& theta, const StopCo
       m.lp.primal();
     else
       m.lp.dual();
-
     if (m.lp.status() != 0) {
       // Stopped by the stop control (5), or failed: infeasible rows (no assignment fits
       // the limit), numerical trouble.
       out.given_up = m.lp.status() != 5;
       m.solved = false;
-      m.stop = nullptr;
       return out;
     }
     m.solved = true;
@@ -223,12 +223,10 @@ MemoryLp::Outcome MemoryLp::solve(const std::vector<double>& theta, const StopCo
     m.nonzeros += rows.column.size();
     if (m.nonzeros > max_nonzeros_) {
       out.given_up = true;
-      m.stop = nullptr;
       return out;
     }
     primal = false;  // new rows: the basis stays dual feasible
   }
-  m.stop = nullptr;
   const double* dual = m.lp.dualRowSolution();
   std::vector<double> lambda(m.segments, 0.0);
   const std::size_t first = m.r.num_nodes();  // the memory rows follow the group rows

@@ -7,9 +7,10 @@
 // prices. By LP duality its maximum over lambda >= 0 is the value of
 //   min sum_g,s theta_g(s) x_g(s)  s.t.  sum_s x_g(s) = 1,  usage_t(x) <= limit,  x >= 0,
 // and the memory rows' duals are the multipliers that reach it. The subgradient steps of
-// DualAscent crawl where there are thousands of segments (S: 26,496; 0.94 of the best cost
-// after 1,000 steps, 0.97 after 3,000); alternating this with TRW-S iterations (block
-// coordinate ascent: neither move lowers the bound) takes S to 0.98 in 300 steps.
+// DualAscent crawl where there are thousands of segments (S: 26,496; 0.92 of a 60-s
+// answer's cost after 300 steps, 0.97 after 3,000); alternating this with TRW-S iterations
+// (block coordinate ascent: neither move lowers the bound) takes S to 0.997 in 300 steps
+// (bench/results/memory_lp_steps.csv).
 //
 // Rows are generated: a solve starts from the rows it has (none at first), adds the
 // segments its answer overloads most and solves again (dual simplex, warm) until its
