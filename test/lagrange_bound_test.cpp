@@ -224,28 +224,28 @@ TEST_CASE("the LP's options take effect: cadence, stall, patience, hand-over, si
   BoundOptions lp;
   lp.lp_stall = 0;  // never stalls
   const auto with_lp = run(lp, 30);
-  REQUIRE(with_lp->lp() != nullptr);
-  CHECK(with_lp->lp()->rows() > 0);
+  REQUIRE(with_lp->lp().lp() != nullptr);
+  CHECK(with_lp->lp().lp()->rows() > 0);
   BoundOptions none;
   none.lp_every = 0;
   const auto without = run(none, 30);
-  CHECK(without->lp() == nullptr);
+  CHECK(without->lp().lp() == nullptr);
   CHECK(with_lp->multipliers() != without->multipliers());
   // Too large for bound.lp-nonzeros: subgradient steps from the start, step for step.
   BoundOptions small = lp;
   small.lp_nonzeros = 1;
   const auto too_large = run(small, 30);
-  CHECK(too_large->lp() == nullptr);
-  CHECK(too_large->lp_ended_at() == 0);
+  CHECK(too_large->lp().lp() == nullptr);
+  CHECK(too_large->lp().ended_at() == 0);
   CHECK(too_large->multipliers() == without->multipliers());
   // Always stalled: the hand-over at the first test after a full window.
   BoundOptions stalled;
   stalled.lp_every = 5;
   stalled.lp_stall = 1;
   stalled.lp_patience = 5;
-  CHECK(run(stalled, 30)->lp_ended_at() == 10);
+  CHECK(run(stalled, 30)->lp().ended_at() == 10);
   stalled.lp_patience = 10;
-  CHECK(run(stalled, 30)->lp_ended_at() == 20);
+  CHECK(run(stalled, 30)->lp().ended_at() == 20);
   // The hand-over's step factor sets the first subgradient step after it.
   stalled.lp_patience = 5;
   BoundOptions bigger = stalled;

@@ -5,8 +5,8 @@
 //
 // Memory: a projected subgradient step by Polyak's rule towards a target (the best cost
 // known, capped at bound.target-above times the bound above it), the factor halving after
-// bound.patience steps without a better bound. (The single-process engine sets them from an
-// LP first: BoundEngine, memory_lp.hpp.)
+// bound.patience steps without a better bound. (Both holders set them from an LP first:
+// lp_schedule.hpp.)
 // Agreement: block coordinate ascent. Each group's reparametrised costs in its owner's
 // region and in each region holding a copy are moved to their average (the multipliers add
 // to the copies' costs and take from the owner's): at the messages they came from, the sum
@@ -53,7 +53,7 @@ class DualAscent {
   // `usage` its per-segment usage differences (size segments + 1).
   void step(Total bound, std::optional<Total> upper, const std::vector<Total>& usage);
   // Records `bound` and whether the labelling of `usage` fits, without moving the
-  // multipliers (when an LP sets them: BoundEngine).
+  // multipliers (when an LP sets them: LpSchedule).
   void record(Total bound, const std::vector<Total>& usage);
   // The next subgradient steps start from this factor (bound.step at first).
   void set_factor(double factor) {

@@ -45,10 +45,8 @@ BoundEngine::BoundEngine(const Reduced& r, const CostNetwork& network, const Bou
     : r_(r),
       o_(o),
       region_(r, RegionShape::whole(r), no_copies_, network),
-      ascent_(r, no_copies_, o) {
-  if (o.lp_every > 0) lp_ = std::make_unique<MemoryLp>(r, o.lp_nonzeros);
-  if (lp_ && !lp_->ready()) lp_.reset();  // subgradient steps from the start, as without it
-}
+      ascent_(r, no_copies_, o),
+      lp_(r, o) {}
 
 Reparametrisation BoundEngine::best_reparametrisation() const {
   Reparametrisation out;
@@ -66,44 +64,16 @@ Total BoundEngine::step(std::optional<Total> upper, const StopControl* stop) {
   }
   std::vector<Total> usage(r_.original().num_segments() + 1, 0);
   region_.add_usage(usage);
-  if (!lp_) {
+  if (!lp_.active()) {
     ascent_.step(bound, upper, usage);
     return bound;
   }
   ascent_.record(bound, usage);
-  if (ascent_.steps() % static_cast<std::uint64_t>(o_.lp_every) != 0) return bound;
-  // Block coordinate ascent stalls where subgradient steps still climb (LP steps alone, 300
-  // steps: M 0.971, G 0.82 of the best cost; subgradient steps 0.987, 0.939): once the best
-  // bound gains less than bound.lp-stall over bound.lp-patience steps, they take over.
-  if (ascent_.steps() >= window_start_ + static_cast<std::uint64_t>(o_.lp_patience)) {
-    const double best = static_cast<double>(ascent_.best());
-    if (window_start_ > 0 && best - window_best_ < o_.lp_stall * std::fabs(best)) {
-      hand_over();
-      return bound;
-    }
-    window_start_ = ascent_.steps();
-    window_best_ = best;
-  }
-  // The groups' reparametrised costs without prices: what the LP prices.
-  std::vector<Total> costs;
-  certify_region(r_, region_.shape(), no_copies_,
-                 std::vector<Total>(r_.original().num_segments(), 0), {}, region_.messages(),
-                 o_.scale_bits, nullptr, &costs);
-  std::vector<double> theta(costs.size());
-  const double scale = std::ldexp(1.0, o_.scale_bits);
-  for (std::size_t i = 0; i < costs.size(); ++i) theta[i] = static_cast<double>(costs[i]) / scale;
-  const MemoryLp::Outcome out = lp_->solve(theta, stop);
-  if (out.lambda)
-    ascent_.set_memory(*out.lambda);
-  else if (out.given_up)
-    hand_over();  // too large, or failing
+  if (!lp_.wants_costs(ascent_)) return bound;
+  std::vector<double> theta(lp_.offsets().back(), 0.0);
+  region_.add_unpriced_costs(ascent_.agreement(), o_.scale_bits, lp_.offsets(), theta);
+  lp_.solve(ascent_, theta, stop);
   return bound;
-}
-
-void BoundEngine::hand_over() {
-  lp_.reset();
-  lp_ended_at_ = ascent_.steps();
-  ascent_.set_factor(o_.lp_handover_step);
 }
 
 }  // namespace iopddl::inline v0

@@ -25,6 +25,7 @@
 #include "../reduce/reduced.hpp"
 #include "ascent.hpp"
 #include "iopddl/options.hpp"
+#include "lp_schedule.hpp"
 #include "memory_lp.hpp"
 #include "network.hpp"
 #include "region.hpp"
@@ -85,26 +86,19 @@ class BoundEngine {
   // The last step's priced labelling (it may overload memory) and whether it fits.
   const std::vector<Strategy>& labelling() const { return region_.labels(); }
   bool labelling_fits() const { return ascent_.fits(); }
-  // The memory multipliers' LP while it moves them (nullptr once the subgradient steps
-  // have taken over, or if it never could), and the step at which they did (0: never).
-  const MemoryLp* lp() const { return lp_.get(); }
-  std::uint64_t lp_ended_at() const { return lp_ended_at_; }
+  // Who moves the memory multipliers: the LP while it gains, then subgradient steps.
+  const LpSchedule& lp() const { return lp_; }
   // Work units of the last step (as StopPoll counts them).
   std::uint64_t work() const { return region_.work(o_.iterations); }
 
  private:
-  void hand_over();  // from the LP to the subgradient steps, for good
-
   const Reduced& r_;
   BoundOptions o_;
   CopyLayout no_copies_;
   RegionBound region_;
   DualAscent ascent_;
   std::vector<Total> best_lambda_, best_msg_;  // the integers of the best bound
-  std::unique_ptr<MemoryLp> lp_;  // while it works, it alone moves the memory multipliers
-  // The stall test's window: its first step and the best bound then.
-  std::uint64_t window_start_ = 0, lp_ended_at_ = 0;
-  double window_best_ = 0;
+  LpSchedule lp_;                              // who moves the memory multipliers
 };
 
 }  // namespace iopddl::inline v0

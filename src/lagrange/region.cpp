@@ -309,6 +309,20 @@ void RegionBound::add_copy_costs(std::vector<Total>& copy, std::vector<Total>& o
   }
 }
 
+void RegionBound::add_unpriced_costs(const std::vector<double>& agreement, int scale_bits,
+                                     const std::vector<std::size_t>& begin,
+                                     std::vector<double>& theta) const {
+  std::vector<Total> costs;
+  certify_region(r_, shape_, copies_, std::vector<Total>(r_.original().num_segments(), 0),
+                 certified_integers(agreement, scale_bits), msg_, scale_bits, nullptr, &costs);
+  const double scale = std::ldexp(1.0, scale_bits);
+  for (std::size_t i = 0; i < shape_.group.size(); ++i) {
+    const std::uint32_t g = shape_.group[i];
+    for (Strategy s = 0; s < r_.strategies(g); ++s)
+      theta[begin[g] + s] += static_cast<double>(costs[node_begin_[i] + s]) / scale;
+  }
+}
+
 std::uint64_t RegionBound::work(int iterations) const {
   return static_cast<std::uint64_t>(2 * iterations + 6) *
          (net_.unary_size() + net_.table_size() + r_.num_members());

@@ -127,6 +127,12 @@ class RegionBound {
   // Entries of other regions are left as they are (zero, for sums over the regions).
   void add_labels(std::vector<Strategy>& owners) const;
   void add_copy_costs(std::vector<Total>& copy, std::vector<Total>& owner) const;
+  // Adds the local nodes' reparametrised costs without memory prices (at the last solve's
+  // messages and `agreement`), in cost units, into `theta` from `begin[g]` on for each
+  // reduced group g. Summed over the regions, a group's parts give its costs in the whole
+  // problem (the agreement multipliers cancel): what the memory LP prices (lp_schedule.hpp).
+  void add_unpriced_costs(const std::vector<double>& agreement, int scale_bits,
+                          const std::vector<std::size_t>& begin, std::vector<double>& theta) const;
   // Work units of a solve() with `iterations` (as StopPoll counts them).
   std::uint64_t work(int iterations) const;
 

@@ -33,6 +33,12 @@ int rank_of(MPI_Comm comm) {
   return rank;
 }
 
+// The memory LP lives on rank 0 alone: the other ranks' options turn it off.
+BoundOptions lp_on_rank_0(BoundOptions o, int rank) {
+  if (rank != 0) o.lp_every = 0;
+  return o;
+}
+
 int size_of(MPI_Comm comm) {
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -116,17 +122,21 @@ Coordinator::Coordinator(const Reduced& r, const Partition& part, const BoundOpt
       region_(std::make_unique<RegionBound>(
           r, RegionShape(r, part_, copies_, static_cast<std::uint32_t>(rank_)), copies_)),
       ascent_(r, copies_, o),
+      lp_(r, lp_on_rank_0(o, rank_)),
       memory_(ascent_.memory()),
       agreement_(ascent_.agreement()) {}
 
 Total Coordinator::round(std::optional<Total> upper, const StopControl* stop,
                          std::vector<Strategy>& assembled) {
+  int lp_round = 0;
   if (rank_ == 0) {
     memory_ = ascent_.memory();
     agreement_ = ascent_.agreement();
+    lp_round = lp_.due(ascent_.steps() + 1) ? 1 : 0;
   }
   MPI_Bcast(memory_.data(), static_cast<int>(memory_.size()), MPI_DOUBLE, 0, comm_);
   MPI_Bcast(agreement_.data(), static_cast<int>(agreement_.size()), MPI_DOUBLE, 0, comm_);
+  MPI_Bcast(&lp_round, 1, MPI_INT, 0, comm_);
   const Total part = region_->solve(memory_, agreement_, o_.iterations, 2, o_.scale_bits, stop);
   // One exact sum over the ranks: the certified parts, the usage differences of the owned
   // groups, and the reparametrised costs of the copies and of their owners.
@@ -145,14 +155,26 @@ Total Coordinator::round(std::optional<Total> upper, const StopControl* stop,
   MPI_Allreduce(MPI_IN_PLACE, labels.data(), static_cast<int>(labels.size()), MPI_INT, MPI_SUM,
                 comm_);
   assembled = std::move(labels);
+  std::vector<double> theta;  // at the LP's rounds: the groups' unpriced costs, on rank 0
+  if (lp_round) {
+    if (offsets_.empty()) offsets_ = strategy_offsets(r_);
+    theta.assign(offsets_.back(), 0.0);
+    region_->add_unpriced_costs(agreement_, o_.scale_bits, offsets_, theta);
+    MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : theta.data(), theta.data(),
+               static_cast<int>(theta.size()), MPI_DOUBLE, MPI_SUM, 0, comm_);
+  }
   if (rank_ != 0) return -(Total{1} << 126);
   const Total bound = ascent_.bound(sums[0]);
   const auto at = [&](std::size_t i) { return sums.begin() + static_cast<std::ptrdiff_t>(i); };
   usage.assign(at(1), at(1 + segments + 1));
   copy.assign(at(segments + 2), at(segments + 2 + entries));
   owner.assign(at(segments + 2 + entries), sums.end());
-  ascent_.step(bound, upper, usage);
+  if (lp_.active())
+    ascent_.record(bound, usage);
+  else
+    ascent_.step(bound, upper, usage);
   ascent_.average_copies(copy, owner);
+  if (lp_round && lp_.wants_costs(ascent_)) lp_.solve(ascent_, theta, stop);
   return bound;
 }
 

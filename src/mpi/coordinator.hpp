@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../lagrange/ascent.hpp"
+#include "../lagrange/lp_schedule.hpp"
 #include "../lagrange/region.hpp"
 #include "../partition/regions.hpp"
 #include "iopddl/log.hpp"
@@ -55,8 +56,11 @@ class Coordinator {
   //   3. the regions' certified sums, usage profiles and the copies' and owners'
   //      reparametrised costs are summed exactly on rank 0; the owners' labels are
   //      gathered on every rank (`assembled`: every group's owner label);
-  //   4. rank 0 certifies the global bound, steps the memory multipliers towards `upper`
-  //      and moves each group's parts to their average (DualAscent).
+  //   4. rank 0 certifies the global bound, moves the memory multipliers (LpSchedule:
+  //      the LP's, or a subgradient step towards `upper`) and each group's parts to their
+  //      average (DualAscent). At the LP's rounds (rank 0 says which with the
+  //      multipliers), the groups' unpriced costs are summed on rank 0 for it too
+  //      (RegionBound::add_unpriced_costs).
   // Returns the certified bound on rank 0 (the lowest Total on the other ranks).
   Total round(std::optional<Total> upper, const StopControl* stop,
               std::vector<Strategy>& assembled);
@@ -66,6 +70,8 @@ class Coordinator {
   DualAscent& ascent() { return ascent_; }
   // Whether the last round's assembly fits the limit (rank 0).
   bool assembly_fits() const { return ascent_.fits(); }
+  // Who moves the memory multipliers (rank 0; inactive elsewhere).
+  const LpSchedule& lp() const { return lp_; }
   std::size_t regions() const { return size_; }
 
  private:
@@ -77,6 +83,8 @@ class Coordinator {
   CopyLayout copies_;
   std::unique_ptr<RegionBound> region_;
   DualAscent ascent_;                       // used on rank 0 only
+  LpSchedule lp_;                           // rank 0's; inactive on the others
+  std::vector<std::size_t> offsets_;        // the LP's cost layout, once an LP round came
   std::vector<double> memory_, agreement_;  // this round's multipliers, on every rank
   TotalSum sum_;
 };

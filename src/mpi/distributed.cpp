@@ -236,9 +236,11 @@ void log_end(int rank, const BoundRounds* bounds, Log& log, MPI_Comm comm) {
   const std::string memory = peak_memory(comm);
   if (rank != 0) return;
   log.info("peak memory per rank (MiB): %s", memory.c_str());
-  if (bounds)
-    log.info("distributed bound: %llu rounds over %zu regions",
-             static_cast<unsigned long long>(bounds->rounds), bounds->coordinator.regions());
+  if (!bounds) return;
+  log.info("distributed bound: %llu rounds over %zu regions",
+           static_cast<unsigned long long>(bounds->rounds), bounds->coordinator.regions());
+  if (const std::string lp = bounds->coordinator.lp().summary(); !lp.empty())
+    log.info("%s", lp.c_str());
 }
 
 // The run's result on every rank: feasible if rank 0's store holds an answer, optimal when

@@ -59,6 +59,7 @@ BoundOutcome bound_distributed(const Problem& p, const SolverOptions& o, std::ui
   }
   const std::string memory = peak_memory(comm);
   log.info("peak memory per rank (MiB): %s", memory.c_str());
+  if (const std::string lp = coordinator.lp().summary(); !lp.empty()) log.info("%s", lp.c_str());
   out.multipliers = coordinator.ascent().memory();
   if (store.has_solution())
     out.status = store.proven_optimal() ? SolveStatus::kOptimal : SolveStatus::kFeasible;

@@ -180,11 +180,7 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
   take_cbc(store, log, 0);  // what it sent by now
   if (cbc_) log.info("CBC stopped after %.2f s", cbc_->seconds());
   cbc_.reset();
-  if (const MemoryLp* lp = engine_.lp())
-    log.info("memory LP: %zu rows, %zu nonzeros", lp->rows(), lp->nonzeros());
-  else if (engine_.lp_ended_at() > 0)
-    log.info("memory LP: subgradient steps from step %llu",
-             static_cast<unsigned long long>(engine_.lp_ended_at()));
+  if (const std::string lp = engine_.lp().summary(); !lp.empty()) log.info("%s", lp.c_str());
 }
 
 BoundOutcome solve_bound(const Problem& p, const SolverOptions& o, StopControl& stop,

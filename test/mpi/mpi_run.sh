@@ -133,13 +133,11 @@ case $check in
     # exactly as the single process does; with more it is still valid, at most the optimum
     # that exact mode proves on a small core, and near the one-rank bound. By default the
     # core's cut is too wide to split: rank 0 bounds it whole, as the single process does.
-    # The single process runs without the memory multipliers' LP (--bound-lp-every 0): the
-    # coordinator's rounds take subgradient steps only.
     "$bin" generate --family core -n 20 --seed 3 -o core.json > /dev/null
     "$bin" solve core.json -t 20 > exact.txt
     grep -q "status optimal" exact.txt || { echo "exact mode did not prove the optimum"; exit 1; }
     optimum=$("$bin" evaluate --json core.json exact.txt | sed -n 's/.*"cost":\([0-9]*\).*/\1/p')
-    "$bin" bound core.json --steps 30 --exact-prove-nodes 0 --bound-lp-every 0 > single.txt
+    "$bin" bound core.json --steps 30 --exact-prove-nodes 0 > single.txt
     grep -q "after 30 steps" single.txt || { echo "--steps 30 not taken: $(grep steps single.txt)"; exit 1; }
     single=$(tail -n 1 single.txt)
     for np in $(seq 1 "$ranks"); do
