@@ -208,7 +208,7 @@ TEST_CASE("the LP's memory multipliers are the best ones for the messages, below
   CHECK(priced >= 20);  // the limit binds often enough to test the multipliers
 }
 
-TEST_CASE("the LP's options take effect: cadence, stall, patience, hand-over, size") {
+TEST_CASE("the LP's options take effect: cadence, stall, patience, hand-over, size, time cap") {
   GeneratorOptions g;
   g.family = Family::kMemory;
   g.nodes = 400;
@@ -252,6 +252,18 @@ TEST_CASE("the LP's options take effect: cadence, stall, patience, hand-over, si
   bigger.lp_handover_step = 0.5;
   CHECK(run(stalled, 10)->multipliers() == run(bigger, 10)->multipliers());
   CHECK(run(stalled, 11)->multipliers() != run(bigger, 11)->multipliers());
+  // The time cap holds only where a run caps it (runs bounded by time): uncapped, the
+  // cadence stays in steps whatever bound.lp-time-share says.
+  BoundOptions shy = lp;
+  shy.lp_time_share = 1e-3;
+  CHECK(run(shy, 30)->multipliers() == with_lp->multipliers());
+  CHECK(with_lp->lp().solves() == 6);
+  // Capped at 0.1 % of the time, the LP's first solve (step 5) is its last within 30 steps
+  // (the steps would have to take a thousand times a solve's time).
+  BoundEngine capped(r, network, shy);
+  capped.cap_lp_time();
+  for (int i = 0; i < 30; ++i) capped.step(std::nullopt, nullptr);
+  CHECK(capped.lp().solves() == 1);
 }
 
 TEST_CASE("the integer recomputation of a reparametrisation matches a slow reference") {

@@ -19,6 +19,7 @@
 #include "local/neighbourhood.hpp"
 #include "local/repair.hpp"
 #include "local/state.hpp"
+#include "portfolio/bound_worker.hpp"
 #include "portfolio/memory_prices.hpp"
 #include "portfolio/polish_schedule.hpp"
 #include "reduce/reduced.hpp"
@@ -272,6 +273,21 @@ TEST_CASE("memory prices rise on overloaded members, decay elsewhere, and price 
   other.set_absolute(member.absolute());
   const std::vector<double> a = member.absolute(), b2 = other.absolute();
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(b2[i] == doctest::Approx(a[i]));
+}
+
+TEST_CASE("the bound takes bound.stale-share once the best answer is older than bound.stale-after") {
+  BoundOptions o;
+  o.stale_share = 0.9;
+  o.stale_after = 0.5;
+  CHECK(BoundWorker::share_now(0.3, o, std::nullopt, 10) == 0.3);  // no answer yet
+  CHECK(BoundWorker::share_now(0.3, o, 6.0, 10) == 0.3);           // 4 s old: within half
+  CHECK(BoundWorker::share_now(0.3, o, 5.0, 10) == 0.3);           // exactly half: not older
+  CHECK(BoundWorker::share_now(0.3, o, 4.0, 10) == 0.9);           // 6 s old
+  o.stale_after = 0.7;
+  CHECK(BoundWorker::share_now(0.3, o, 4.0, 10) == 0.3);
+  CHECK(BoundWorker::share_now(0.3, o, 2.0, 10) == 0.9);
+  o.stale_share = 0.2;  // below bound.share: never less than it
+  CHECK(BoundWorker::share_now(0.3, o, 0.0, 10) == 0.3);
 }
 
 TEST_CASE("the incumbent store keeps the cheapest answer, ties to the smaller, and logs gains") {

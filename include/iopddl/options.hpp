@@ -198,6 +198,11 @@ struct IOPDDL_API BoundOptions {
   // own beside the workers). 0.3 lifts the 20-s bound on A from 0.90 to 0.99 of the best
   // cost at a cost within noise (tuning.csv: bound.share).
   double share = 0.3;
+  // Once the best answer is older than stale_after of the run so far, the bound takes
+  // stale_share of a thread instead (if more than share): the workers' time then buys
+  // less than the bound's.
+  double stale_share = 0.3;
+  double stale_after = 0.5;
   // TRW-S iterations per multiplier step (warm-started): one gives twice the steps, and
   // the steps are what the bound needs (20 s, seeds 1-3, medians: M 0.801 to 0.927, S 0.830
   // to 0.900, N 0.821 to 0.859 of the best cost; tuning.csv: bound.iterations).
@@ -230,6 +235,10 @@ struct IOPDDL_API BoundOptions {
   // group strategy and one per strategy in each memory row: CLP takes about 25 bytes per
   // nonzero, so 10M keep it near 250 MB.
   std::uint64_t lp_nonzeros = 10'000'000;
+  // In a run bounded by time, a due LP solve waits while the solves have taken more than
+  // this share of the bound's time (1: never waits). Runs bounded by steps or work keep
+  // the cadence in steps, so that they stay reproducible.
+  double lp_time_share = 1.0;
 };
 
 // Exact presolve.

@@ -232,6 +232,16 @@ void describe_bound(OptionTable& t, SolverOptions& o, bool share) {
              "Share of one thread's time spent on the bound beside the workers; under MPI, share "
              "of the wall time spent on rounds of the distributed bound (0: no bound)",
              b.share, 0, 1, "a share from 0 to 1", bound);
+  if (share) {
+    t.number("bound.stale-share",
+             "The bound's share of a thread once the best answer is older than "
+             "bound.stale-after of the run so far (if more than bound.share)",
+             b.stale_share, 0, 1, "a share from 0 to 1", bound);
+    t.number("bound.stale-after",
+             "The best answer's age, as a share of the run so far, from which the bound takes "
+             "bound.stale-share",
+             b.stale_after, 0, 1, "a share from 0 to 1", bound);
+  }
   t.integer("bound.iterations", "TRW-S iterations per multiplier step", b.iterations, 1, kMaxInt,
             bound);
   t.number("bound.step", "The first Polyak step factor", b.step, 1e-9, 2, "a number", bound);
@@ -262,6 +272,10 @@ void describe_bound(OptionTable& t, SolverOptions& o, bool share) {
                      "The multipliers' LP gives up past this many nonzeros (then subgradient "
                      "steps move them)",
                      b.lp_nonzeros, 1, kMax64, bound);
+  t.number("bound.lp-time-share",
+           "In a run bounded by time, a due LP solve waits while the solves have taken more "
+           "than this share of the bound's time (1: never waits)",
+           b.lp_time_share, 1e-3, 1, "a share from 0.001 to 1", bound);
   t.integer("bound.scale-bits", "Multipliers and messages are certified in units of 2^-bits",
             b.scale_bits, 0, 24, bound);
 }

@@ -1,6 +1,7 @@
 #include "bound.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "iopddl/stop.hpp"
@@ -56,8 +57,12 @@ Reparametrisation BoundEngine::best_reparametrisation() const {
 }
 
 Total BoundEngine::step(std::optional<Total> upper, const StopControl* stop) {
+  const auto start = std::chrono::steady_clock::now();
   const Total bound = ascent_.bound(
       region_.solve(ascent_.memory(), ascent_.agreement(), o_.iterations, 2, o_.scale_bits, stop));
+  if (lp_.time_capped())
+    lp_.add_step_seconds(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (bound > ascent_.best()) {
     best_lambda_ = certified_integers(ascent_.memory(), o_.scale_bits);
     best_msg_ = region_.messages();

@@ -88,6 +88,8 @@ class BoundEngine {
   bool labelling_fits() const { return ascent_.fits(); }
   // Who moves the memory multipliers: the LP while it gains, then subgradient steps.
   const LpSchedule& lp() const { return lp_; }
+  // In a run bounded by time: the LP's solves wait beyond bound.lp-time-share of the time.
+  void cap_lp_time() { lp_.cap_time(); }
   // Work units of the last step (as StopPoll counts them).
   std::uint64_t work() const { return region_.work(o_.iterations); }
 

@@ -1,5 +1,6 @@
 #include "lp_schedule.hpp"
 
+#include <chrono>
 #include <cmath>
 
 namespace iopddl::inline v0 {
@@ -18,6 +19,7 @@ LpSchedule::LpSchedule(const Reduced& r, const BoundOptions& o) : o_(o) {
 
 bool LpSchedule::wants_costs(DualAscent& ascent) {
   if (!due(ascent.steps())) return false;
+  if (capped_ && lp_seconds_ > o_.lp_time_share * (lp_seconds_ + step_seconds_)) return false;
   if (ascent.steps() >= window_start_ + static_cast<std::uint64_t>(o_.lp_patience)) {
     const double best = static_cast<double>(ascent.best());
     if (window_start_ > 0 && best - window_best_ < o_.lp_stall * std::fabs(best)) {
@@ -32,7 +34,10 @@ bool LpSchedule::wants_costs(DualAscent& ascent) {
 
 void LpSchedule::solve(DualAscent& ascent, const std::vector<double>& theta,
                        const StopControl* stop) {
+  const auto start = std::chrono::steady_clock::now();
   const MemoryLp::Outcome out = lp_->solve(theta, stop);
+  ++solves_;
+  lp_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (out.lambda)
     ascent.set_memory(*out.lambda);
   else if (out.given_up)
@@ -40,10 +45,11 @@ void LpSchedule::solve(DualAscent& ascent, const std::vector<double>& theta,
 }
 
 std::string LpSchedule::summary() const {
+  const std::string solves = "memory LP: " + std::to_string(solves_) + " solves, ";
   if (lp_)
-    return "memory LP: " + std::to_string(lp_->rows()) + " rows, " +
-           std::to_string(lp_->nonzeros()) + " nonzeros";
-  if (ended_at_ > 0) return "memory LP: subgradient steps from step " + std::to_string(ended_at_);
+    return solves + std::to_string(lp_->rows()) + " rows, " + std::to_string(lp_->nonzeros()) +
+           " nonzeros";
+  if (ended_at_ > 0) return solves + "subgradient steps from step " + std::to_string(ended_at_);
   return "";
 }
 

@@ -39,9 +39,16 @@ class LpSchedule {
   bool due(std::uint64_t step) const {
     return active() && step % static_cast<std::uint64_t>(o_.lp_every) == 0;
   }
+  // In a run bounded by time: a due LP solve waits while the solves have taken more than
+  // bound.lp-time-share of the time of the steps (add_step_seconds) and solves together.
+  void cap_time() { capped_ = o_.lp_time_share < 1; }
+  void add_step_seconds(double seconds) { step_seconds_ += seconds; }
+  bool time_capped() const { return capped_; }
+
   // After `ascent` recorded its latest step (DualAscent::record) while active(): whether
-  // the LP wants the costs now. At a due step it runs the stall test first, and on a
-  // stall hands over to the subgradient steps (and returns false).
+  // the LP wants the costs now. At a due step (unless the time cap makes it wait) it runs
+  // the stall test first, and on a stall hands over to the subgradient steps (and returns
+  // false).
   bool wants_costs(DualAscent& ascent);
   // Sets `ascent`'s memory multipliers from the LP of `theta` (the groups' reparametrised
   // costs without prices, in cost units, per group strategy, groups in order); hands over
@@ -56,8 +63,9 @@ class LpSchedule {
   // if it never could), and the step at which they took over (0: never).
   const MemoryLp* lp() const { return lp_.get(); }
   std::uint64_t ended_at() const { return ended_at_; }
-  // For the log: "memory LP: N rows, M nonzeros" while active, "memory LP: subgradient
-  // steps from step K" after a hand-over, "" if it never ran.
+  std::uint64_t solves() const { return solves_; }  // the LP's solves so far
+  // For the log: "memory LP: S solves, N rows, M nonzeros" while active, "memory LP: S
+  // solves, subgradient steps from step K" after a hand-over, "" if it never ran.
   std::string summary() const;
 
  private:
@@ -67,8 +75,10 @@ class LpSchedule {
   std::unique_ptr<MemoryLp> lp_;
   std::vector<std::size_t> begin_;
   // The stall test's window: its first step and the best bound then.
-  std::uint64_t window_start_ = 0, ended_at_ = 0;
+  std::uint64_t window_start_ = 0, ended_at_ = 0, solves_ = 0;
   double window_best_ = 0;
+  bool capped_ = false;
+  double step_seconds_ = 0, lp_seconds_ = 0;
 };
 
 }  // namespace iopddl::inline v0

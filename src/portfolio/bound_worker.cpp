@@ -16,7 +16,13 @@ namespace iopddl::inline v0 {
 
 BoundWorker::BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o,
                          const ExactOptions& exact)
-    : r_(r), engine_(r, network, o), exact_(exact) {}
+    : r_(r), engine_(r, network, o), exact_(exact), o_(o) {}
+
+double BoundWorker::share_now(double share, const BoundOptions& o, std::optional<double> best_at,
+                              double elapsed) {
+  if (!best_at || o.stale_share <= share) return share;
+  return elapsed - *best_at > o.stale_after * elapsed ? o.stale_share : share;
+}
 
 bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log) {
   if (exact_.prove_nodes == 0 || r_.num_nodes() > static_cast<std::size_t>(exact_.prove_max_groups))
@@ -151,6 +157,7 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
   // many seconds, and a proof must stop the run when it comes, not after them.
   std::thread watcher;
   std::atomic<bool> quit{false};
+  if (max_steps == 0) engine_.cap_lp_time();  // --steps runs keep the LP's cadence in steps
   while (!stop.should_stop() && !done.load(std::memory_order_relaxed) &&
          (max_steps == 0 || engine_.steps() < max_steps) &&
          !stop_if_closed(stop, store, log, gap_limit)) {
@@ -167,10 +174,15 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
         });
     }
     if (!stop.should_stop()) prove(stop, store, log);
-    if (stop.should_stop() || stop_if_closed(stop, store, log, gap_limit) || share >= 1) continue;
+    if (stop.should_stop() || stop_if_closed(stop, store, log, gap_limit)) continue;
+    const std::vector<Improvement> history = store.history();
+    const double now_share = share_now(
+        share, o_, history.empty() ? std::nullopt : std::optional<double>(history.back().seconds),
+        stop.elapsed());
+    if (now_share >= 1) continue;
     // Rests (1 / share - 1) times the step's time, waking every 10 ms to look at the stop.
     const auto rest = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         Seconds((Clock::now() - start)) * (1 / share - 1));
+                                         Seconds((Clock::now() - start)) * (1 / now_share - 1));
     while (Clock::now() < rest && !stop.should_stop() && !done.load(std::memory_order_relaxed))
       std::this_thread::sleep_for(std::min<Clock::duration>(
           rest - Clock::now(), std::chrono::duration_cast<Clock::duration>(Seconds(0.01))));

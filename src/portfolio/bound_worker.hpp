@@ -32,6 +32,11 @@ class BoundWorker {
   // start_cbc), in a child process killed when this returns.
   void run(StopControl& stop, IncumbentStore& store, Log& log, double share, double gap_limit,
            const std::atomic<bool>& done, std::uint64_t max_steps = 0, bool with_cbc = false);
+  // The share of a thread the bound takes `elapsed` seconds into the run: `share`, or
+  // o.stale_share (when more) once the best answer, found at `best_at` seconds, is older
+  // than o.stale_after of the run so far.
+  static double share_now(double share, const BoundOptions& o, std::optional<double> best_at,
+                          double elapsed);
   // One step; returns whether the certified bound improved. With `answers`, a priced
   // labelling that fits the limit is offered to the store.
   bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);
@@ -68,6 +73,7 @@ class BoundWorker {
   const Reduced& r_;
   BoundEngine engine_;
   ExactOptions exact_;
+  BoundOptions o_;
   int proofs_ = 0;  // proof searches run (each doubles the next one's budget)
   bool cbc_tried_ = false;
   std::unique_ptr<CbcSearch> cbc_;  // the running search, if any
