@@ -275,7 +275,8 @@ TEST_CASE("memory prices rise on overloaded members, decay elsewhere, and price 
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(b2[i] == doctest::Approx(a[i]));
 }
 
-TEST_CASE("the bound takes bound.stale-share once the best answer is older than bound.stale-after") {
+TEST_CASE(
+    "the bound takes bound.stale-share once the best answer is older than bound.stale-after") {
   BoundOptions o;
   o.stale_share = 0.9;
   o.stale_after = 0.5;
@@ -294,6 +295,7 @@ TEST_CASE("the incumbent store keeps the cheapest answer, ties to the smaller, a
   StopControl clock;
   IncumbentStore store(&clock);
   CHECK_FALSE(store.has_solution());
+  CHECK_FALSE(store.best_seconds().has_value());
   CHECK(store.offer({2, 2}, 10, "a"));
   CHECK_FALSE(store.offer({3, 0}, 11, "b"));  // dearer
   CHECK_FALSE(store.offer({2, 3}, 10, "c"));  // as cheap, lexicographically larger
@@ -306,6 +308,7 @@ TEST_CASE("the incumbent store keeps the cheapest answer, ties to the smaller, a
   CHECK(history[0].source == "a");
   CHECK(history[1].source == "e");
   CHECK(history[1].cost == 7);
+  CHECK(store.best_seconds() == history[1].seconds);  // when the best cost came
   // The same answers offered in another order end the same: the order does not matter.
   IncumbentStore other(&clock);
   for (auto [x, cost] : std::vector<std::pair<std::vector<Strategy>, Total>>{

@@ -32,6 +32,8 @@ class IncumbentStore {
   Total cost() const;  // meaningful only if has_solution()
   std::vector<Strategy> assignment() const;
   std::vector<Improvement> history() const;
+  // When the best cost was found (seconds since process start; nullopt without an answer).
+  std::optional<double> best_seconds() const;
 
   // Called after each offer that raises the bound, outside the store's lock, one call at a
   // time (with the improvement listener's calls too) and with strictly increasing bounds.

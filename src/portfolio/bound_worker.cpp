@@ -175,10 +175,7 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
     }
     if (!stop.should_stop()) prove(stop, store, log);
     if (stop.should_stop() || stop_if_closed(stop, store, log, gap_limit)) continue;
-    const std::vector<Improvement> history = store.history();
-    const double now_share = share_now(
-        share, o_, history.empty() ? std::nullopt : std::optional<double>(history.back().seconds),
-        stop.elapsed());
+    const double now_share = share_now(share, o_, store.best_seconds(), stop.elapsed());
     if (now_share >= 1) continue;
     // Rests (1 / share - 1) times the step's time, waking every 10 ms to look at the stop.
     const auto rest = Clock::now() + std::chrono::duration_cast<Clock::duration>(

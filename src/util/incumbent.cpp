@@ -73,6 +73,12 @@ std::optional<Total> IncumbentStore::bound() const {
   return bound_;
 }
 
+std::optional<double> IncumbentStore::best_seconds() const {
+  std::lock_guard lock(mutex_);
+  if (history_.empty()) return std::nullopt;
+  return history_.back().seconds;
+}
+
 std::vector<Improvement> IncumbentStore::bound_history() const {
   std::lock_guard lock(mutex_);
   return bound_history_;
