@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "command_support.hpp"
+#include "generator_options.hpp"
 #include "io/json.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/generate.hpp"
@@ -16,7 +17,6 @@
 #include "option_table.hpp"
 #include "portfolio/instance_info.hpp"
 #include "run.hpp"
-#include "solve_options.hpp"
 #include "xla_request.hpp"
 
 namespace iopddl::inline v0::app {

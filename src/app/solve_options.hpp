@@ -2,7 +2,6 @@
 // option_table.hpp): one list, read by the command line, config files and --dump-config.
 #pragma once
 
-#include "iopddl/generate.hpp"
 #include "option_table.hpp"
 #include "run.hpp"
 
@@ -15,7 +14,5 @@ void describe_bound_options(OptionTable& table, RunSettings& s);
 // Checks what no single option can: lns sizes in order, at least one price level. Throws
 // OptionError.
 void check_solve_options(const RunSettings& s);
-// The same for `iopddl generate`.
-void describe_generator_options(OptionTable& table, GeneratorOptions& g);
 
 }  // namespace iopddl::inline v0::app
