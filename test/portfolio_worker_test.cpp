@@ -276,19 +276,23 @@ TEST_CASE("memory prices rise on overloaded members, decay elsewhere, and price 
 }
 
 TEST_CASE(
-    "the bound takes bound.stale-share once the best answer is older than bound.stale-after") {
+    "the bound takes bound.stale-share once the best answer is older than bound.stale-after, "
+    "unless CBC runs") {
   BoundOptions o;
   o.stale_share = 0.9;
   o.stale_after = 0.5;
-  CHECK(BoundWorker::share_now(0.3, o, std::nullopt, 10) == 0.3);  // no answer yet
-  CHECK(BoundWorker::share_now(0.3, o, 6.0, 10) == 0.3);           // 4 s old: within half
-  CHECK(BoundWorker::share_now(0.3, o, 5.0, 10) == 0.3);           // exactly half: not older
-  CHECK(BoundWorker::share_now(0.3, o, 4.0, 10) == 0.9);           // 6 s old
+  CHECK(BoundWorker::share_now(0.3, o, std::nullopt, 10, false) == 0.3);  // no answer yet
+  CHECK(BoundWorker::share_now(0.3, o, 6.0, 10, false) == 0.3);           // 4 s old: within half
+  CHECK(BoundWorker::share_now(0.3, o, 5.0, 10, false) == 0.3);           // exactly half: not older
+  CHECK(BoundWorker::share_now(0.3, o, 4.0, 10, false) == 0.9);           // 6 s old
   o.stale_after = 0.7;
-  CHECK(BoundWorker::share_now(0.3, o, 4.0, 10) == 0.3);
-  CHECK(BoundWorker::share_now(0.3, o, 2.0, 10) == 0.9);
+  CHECK(BoundWorker::share_now(0.3, o, 4.0, 10, false) == 0.3);
+  CHECK(BoundWorker::share_now(0.3, o, 2.0, 10, false) == 0.9);
   o.stale_share = 0.2;  // below bound.share: never less than it
-  CHECK(BoundWorker::share_now(0.3, o, 0.0, 10) == 0.3);
+  CHECK(BoundWorker::share_now(0.3, o, 0.0, 10, false) == 0.3);
+  o.stale_share = 1;  // while CBC runs, the spare time is its own
+  CHECK(BoundWorker::share_now(0.3, o, 2.0, 10, true) == 0.3);
+  CHECK(BoundWorker::share_now(0.3, o, 2.0, 10, false) == 1);
 }
 
 TEST_CASE("the incumbent store keeps the cheapest answer, ties to the smaller, and logs gains") {

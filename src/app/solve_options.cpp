@@ -235,7 +235,8 @@ void describe_bound(OptionTable& t, SolverOptions& o, bool share) {
   if (share) {
     t.number("bound.stale-share",
              "The bound's share of a thread once the best answer is older than "
-             "bound.stale-after of the run so far (if more than bound.share)",
+             "bound.stale-after of the run so far (if more than bound.share; not while CBC "
+             "runs)",
              b.stale_share, 0, 1, "a share from 0 to 1", bound);
     t.number("bound.stale-after",
              "The best answer's age, as a share of the run so far, from which the bound takes "

@@ -19,8 +19,8 @@ BoundWorker::BoundWorker(const Reduced& r, const CostNetwork& network, const Bou
     : r_(r), engine_(r, network, o), exact_(exact), o_(o) {}
 
 double BoundWorker::share_now(double share, const BoundOptions& o, std::optional<double> best_at,
-                              double elapsed) {
-  if (!best_at || o.stale_share <= share) return share;
+                              double elapsed, bool cbc_running) {
+  if (!best_at || o.stale_share <= share || cbc_running) return share;
   return elapsed - *best_at > o.stale_after * elapsed ? o.stale_share : share;
 }
 
@@ -79,6 +79,7 @@ void BoundWorker::start_cbc(IncumbentStore& store, Log& log) {
   limits.max_nonzeros = static_cast<std::size_t>(exact_.mip_nonzeros);
   limits.megabytes = static_cast<std::size_t>(exact_.mip_megabytes);
   cbc_ = CbcSearch::start(r_, below, log, limits);
+  cbc_running_ = cbc_ != nullptr;
 }
 
 void BoundWorker::take_cbc(IncumbentStore& store, Log& log, double wait) {
@@ -94,6 +95,7 @@ void BoundWorker::take_cbc(IncumbentStore& store, Log& log, double wait) {
   if (u.over || u.complete) {
     log.info("CBC %s after %.2f s", u.complete ? "finished" : "ended unfinished", cbc_->seconds());
     cbc_.reset();
+    cbc_running_ = false;
   }
 }
 
@@ -175,7 +177,8 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
     }
     if (!stop.should_stop()) prove(stop, store, log);
     if (stop.should_stop() || stop_if_closed(stop, store, log, gap_limit)) continue;
-    const double now_share = share_now(share, o_, store.best_seconds(), stop.elapsed());
+    const double now_share =
+        share_now(share, o_, store.best_seconds(), stop.elapsed(), cbc_running_.load());
     if (now_share >= 1) continue;
     // Rests (1 / share - 1) times the step's time, waking every 10 ms to look at the stop.
     const auto rest = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -189,6 +192,7 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
   take_cbc(store, log, 0);  // what it sent by now
   if (cbc_) log.info("CBC stopped after %.2f s", cbc_->seconds());
   cbc_.reset();
+  cbc_running_ = false;
   if (const std::string lp = engine_.lp().summary(); !lp.empty()) log.info("%s", lp.c_str());
 }
 

@@ -34,9 +34,11 @@ class BoundWorker {
            const std::atomic<bool>& done, std::uint64_t max_steps = 0, bool with_cbc = false);
   // The share of a thread the bound takes `elapsed` seconds into the run: `share`, or
   // o.stale_share (when more) once the best answer, found at `best_at` seconds, is older
-  // than o.stale_after of the run so far.
+  // than o.stale_after of the run so far, unless CBC runs (`cbc_running`): its child
+  // process, niced, proves small cores with the spare time the bound would take (G's
+  // proofs came 40 s later with a whole thread for the bound).
   static double share_now(double share, const BoundOptions& o, std::optional<double> best_at,
-                          double elapsed);
+                          double elapsed, bool cbc_running);
   // One step; returns whether the certified bound improved. With `answers`, a priced
   // labelling that fits the limit is offered to the store.
   bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);
@@ -77,6 +79,7 @@ class BoundWorker {
   int proofs_ = 0;  // proof searches run (each doubles the next one's budget)
   bool cbc_tried_ = false;
   std::unique_ptr<CbcSearch> cbc_;  // the running search, if any
+  std::atomic<bool> cbc_running_{false};  // cbc_ is set (read outside the watcher thread)
   // Work units of the steps and of the proof searches so far (ExactOptions::prove_share).
   std::uint64_t step_work_ = 0, prove_work_ = 0;
   double share_budget_ = 0;  // the budget of the last search above exact.prove-gap
