@@ -82,6 +82,11 @@ void BoundWorker::start_cbc(IncumbentStore& store, Log& log) {
   cbc_running_ = cbc_ != nullptr;
 }
 
+void BoundWorker::end_cbc() {
+  cbc_.reset();
+  cbc_running_ = false;
+}
+
 void BoundWorker::take_cbc(IncumbentStore& store, Log& log, double wait) {
   if (!cbc_) return;
   CbcSearch::Update u = cbc_->poll(wait);
@@ -94,8 +99,7 @@ void BoundWorker::take_cbc(IncumbentStore& store, Log& log, double wait) {
   if (u.bound) offer_bound(store, log, *u.bound, "cbc");
   if (u.over || u.complete) {
     log.info("CBC %s after %.2f s", u.complete ? "finished" : "ended unfinished", cbc_->seconds());
-    cbc_.reset();
-    cbc_running_ = false;
+    end_cbc();
   }
 }
 
@@ -191,8 +195,7 @@ void BoundWorker::run(StopControl& stop, IncumbentStore& store, Log& log, double
   if (watcher.joinable()) watcher.join();
   take_cbc(store, log, 0);  // what it sent by now
   if (cbc_) log.info("CBC stopped after %.2f s", cbc_->seconds());
-  cbc_.reset();
-  cbc_running_ = false;
+  end_cbc();
   if (const std::string lp = engine_.lp().summary(); !lp.empty()) log.info("%s", lp.c_str());
 }
 

@@ -36,7 +36,7 @@ class BoundWorker {
   // o.stale_share (when more) once the best answer, found at `best_at` seconds, is older
   // than o.stale_after of the run so far, unless CBC runs (`cbc_running`): its child
   // process, niced, proves small cores with the spare time the bound would take (G's
-  // proofs came 40 s later with a whole thread for the bound).
+  // proofs came about 60 s later with a whole thread for the bound).
   static double share_now(double share, const BoundOptions& o, std::optional<double> best_at,
                           double elapsed, bool cbc_running);
   // One step; returns whether the certified bound improved. With `answers`, a priced
@@ -72,13 +72,16 @@ class BoundWorker {
   BoundEngine& engine() { return engine_; }
 
  private:
+  // Drops the running search (cbc_) and says so to the bound's thread (cbc_running_).
+  void end_cbc();
+
   const Reduced& r_;
   BoundEngine engine_;
   ExactOptions exact_;
   BoundOptions o_;
   int proofs_ = 0;  // proof searches run (each doubles the next one's budget)
   bool cbc_tried_ = false;
-  std::unique_ptr<CbcSearch> cbc_;  // the running search, if any
+  std::unique_ptr<CbcSearch> cbc_;        // the running search, if any
   std::atomic<bool> cbc_running_{false};  // cbc_ is set (read outside the watcher thread)
   // Work units of the steps and of the proof searches so far (ExactOptions::prove_share).
   std::uint64_t step_work_ = 0, prove_work_ = 0;
