@@ -17,6 +17,7 @@
 #include "local/window_search.hpp"
 #include "local_support.hpp"
 #include "partition/regions.hpp"
+#include "portfolio/prepare.hpp"
 #include "reduce/reduced.hpp"
 #include "support.hpp"
 
@@ -66,7 +67,9 @@ TEST_CASE("a timed run with more than one thread has its polisher, one thread or
     StopControl stop;
     IncumbentStore store(&stop);
     Log quiet(stderr, &stop, true);
-    Portfolio portfolio(p, o, quiet);
+    const Prepared prepared = prepare(p, o.presolve, stop, store, quiet);
+    REQUIRE(prepared.reduced);
+    Portfolio portfolio(p, *prepared.reduced, o, quiet);
     portfolio.start(stop, store);
     REQUIRE(portfolio.ready());
     return portfolio.polishers();
@@ -91,13 +94,15 @@ TEST_CASE("an answer posted to running workers is taken at their next round") {
   stop.ignore_deadline();
   IncumbentStore store(&stop);
   Log quiet(stderr, &stop, true);
-  Portfolio portfolio(p, o, quiet);
+  const Prepared prepared = prepare(p, o.presolve, stop, store, quiet);
+  REQUIRE(prepared.reduced);
+  Portfolio portfolio(p, *prepared.reduced, o, quiet);
   portfolio.start(stop, store);
   REQUIRE(portfolio.ready());
   portfolio.run(stop, store, 1);
   REQUIRE(portfolio.best().second > *better.cost);  // one round is not there yet
   std::vector<Strategy> x;
-  REQUIRE(portfolio.reduced().contract(better.assignment, x));
+  REQUIRE(prepared.reduced->contract(better.assignment, x));
   portfolio.post(x, *better.cost);
   CHECK(portfolio.best().second > *better.cost);  // not before the next round
   portfolio.run(stop, store, 1);

@@ -35,6 +35,7 @@
 #include "../partition/regions.hpp"
 #include "../portfolio/bound_worker.hpp"
 #include "../portfolio/portfolio.hpp"
+#include "../portfolio/prepare.hpp"
 #include "../util/total_halves.hpp"
 #include "checkpoint.hpp"
 #include "coordinator.hpp"
@@ -114,11 +115,12 @@ std::optional<Checkpoint> load_resume(const Problem& p, const DistributedOptions
 
 // The checkpoint's incumbent (if it fits) and its multipliers go to the portfolio.
 void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const Problem& p,
-                  Portfolio& portfolio, BoundRounds* bounds, IncumbentStore& store, Log& log) {
+                  const Reduced& r, Portfolio& portfolio, BoundRounds* bounds,
+                  IncumbentStore& store, Log& log) {
   if (!resume.assignment.empty()) {
     std::vector<Strategy> x;
     Evaluation e = evaluate(p, resume.assignment);
-    if (!e.valid || !portfolio.reduced().contract(resume.assignment, x))
+    if (!e.valid || !r.contract(resume.assignment, x))
       throw InputError(d.resume_path + ": checkpoint assignment does not fit the instance");
     if (e.feasible) {
       store.offer(resume.assignment, e.cost, "checkpoint");
@@ -161,16 +163,16 @@ std::vector<coordinator::PhaseReport> gather_reports(const coordinator::PhaseRep
 
 // Every rank adopts the winning rank's assignment (broadcast from it; `x` is this rank's
 // own best); rank 0 offers it to the store it prints from.
-void share_best(Portfolio& portfolio, std::vector<Strategy> x, const Problem& p,
+void share_best(Portfolio& portfolio, std::vector<Strategy> x, const Problem& p, const Reduced& r,
                 IncumbentStore& store, Log& log, std::uint64_t epoch, int rank,
                 std::span<const coordinator::PhaseReport> reports, MPI_Comm comm) {
   const std::optional<int> winner = coordinator::winning_rank(reports);
   if (!winner) return;
-  x.resize(portfolio.reduced().num_nodes());
+  x.resize(r.num_nodes());
   MPI_Bcast(x.data(), static_cast<int>(x.size()), MPI_INT, *winner, comm);
   portfolio.adopt(x, *reports[static_cast<std::size_t>(*winner)].best);
   if (rank != 0) return;
-  std::vector<Strategy> a = portfolio.reduced().expand(x);
+  std::vector<Strategy> a = r.expand(x);
   Evaluation e = evaluate(p, a);
   if (e.feasible && store.offer(a, e.cost, "rank-" + std::to_string(*winner)))
     log.info("sync %llu: cost %s from rank %d", static_cast<unsigned long long>(epoch),
@@ -258,8 +260,8 @@ SolveResult end_result(const IncumbentStore& store, const Portfolio& portfolio) 
 // Presolve may stop at the time limit on one rank and not on another, and exact mode may
 // be cut short on one (a signal): go on only if every rank has a reduced problem, and skip
 // the search only if every rank has the proof.
-bool search_needed(const Portfolio& portfolio, const SolveResult& result, MPI_Comm comm) {
-  int ready = portfolio.ready();
+bool search_needed(const Portfolio* portfolio, const SolveResult& result, MPI_Comm comm) {
+  int ready = portfolio && portfolio->ready();
   MPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_LAND, comm);
   if (!ready) return false;
   int optimal = result.status == SolveStatus::kOptimal;
@@ -270,9 +272,9 @@ bool search_needed(const Portfolio& portfolio, const SolveResult& result, MPI_Co
 // The regions (one per rank) and the bound: split over them when their cut is narrow
 // (the rounds, returned), otherwise rank 0's bound worker bounds the whole problem beside
 // its workers, as a single process does (null).
-std::unique_ptr<BoundRounds> split_bound_rounds(Portfolio& portfolio, const SolverOptions& options,
-                                                int size, Log& log, MPI_Comm comm) {
-  const Reduced& r = portfolio.reduced();
+std::unique_ptr<BoundRounds> split_bound_rounds(const Reduced& r, Portfolio& portfolio,
+                                                const SolverOptions& options, int size, Log& log,
+                                                MPI_Comm comm) {
   const Partition part = shared_regions(r, comm);
   const std::string summary = part.summary();
   log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
@@ -287,9 +289,10 @@ std::unique_ptr<BoundRounds> split_bound_rounds(Portfolio& portfolio, const Solv
 // assignment of all ranks, 3. blend their memory multipliers; rank 0 checkpoints.
 using PhaseCheckpoint =
     std::function<void(bool stopping, std::uint64_t epoch, const std::vector<double>& prices)>;
-void run_phases(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
-                Portfolio& portfolio, BoundRounds* bounds, MPI_Comm comm, StopControl& stop,
-                IncumbentStore& store, Log& log, const PhaseCheckpoint& checkpoint) {
+void run_phases(const Problem& p, const Reduced& r, const SolverOptions& o,
+                const DistributedOptions& d, Portfolio& portfolio, BoundRounds* bounds,
+                MPI_Comm comm, StopControl& stop, IncumbentStore& store, Log& log,
+                const PhaseCheckpoint& checkpoint) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -309,7 +312,7 @@ void run_phases(const Problem& p, const SolverOptions& o, const DistributedOptio
     if (!x.empty()) mine.best = cost;
     const std::vector<coordinator::PhaseReport> reports = gather_reports(mine, size, comm);
     const bool want_stop = coordinator::stop_after_phase(reports, o.deterministic);
-    share_best(portfolio, std::move(x), p, store, log, epoch, rank, reports, comm);
+    share_best(portfolio, std::move(x), p, r, store, log, epoch, rank, reports, comm);
     const std::vector<double> prices = blend_prices(portfolio, d.price_blend, size, comm);
     if (rank == 0) checkpoint(want_stop, epoch, prices);
     if (want_stop) break;
@@ -335,14 +338,22 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   const std::optional<Checkpoint> resume = load_resume(p, d, print);
   // Worker w (global index rank x threads + thread) gets the same price level and random
   // stream whatever the layout: 2 ranks x 1 thread run the same workers as 1 rank x 2.
-  Portfolio portfolio(p, o, log, rank * o.threads);
-  SolveResult result = portfolio.start(stop, store);
-  if (result.status == SolveStatus::kInfeasible) return result;  // the same on every rank
-  if (!search_needed(portfolio, result, comm)) return result;
+  const Prepared prepared = prepare(p, o.presolve, stop, store, log);
+  // (the same on every rank)
+  if (prepared.result.status == SolveStatus::kInfeasible) return prepared.result;
+  std::optional<Portfolio> made;
+  SolveResult result = prepared.result;
+  if (prepared.reduced) {
+    made.emplace(p, *prepared.reduced, o, log, rank * o.threads);
+    result = made->start(stop, store);
+  }
+  if (!search_needed(made ? &*made : nullptr, result, comm)) return result;
+  const Reduced& r = *prepared.reduced;
+  Portfolio& portfolio = *made;
   const bool regions = d.mode == DistributedMode::kRegions;
   std::unique_ptr<BoundRounds> bounds =
-      regions ? nullptr : split_bound_rounds(portfolio, options, size, log, comm);
-  if (resume) apply_resume(*resume, d, p, portfolio, bounds.get(), store, log);
+      regions ? nullptr : split_bound_rounds(r, portfolio, options, size, log, comm);
+  if (resume) apply_resume(*resume, d, p, r, portfolio, bounds.get(), store, log);
 
   // 4. Checkpoints (rank 0 only; it holds the incumbent).
   double last_checkpoint = stop.elapsed();
@@ -362,13 +373,13 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                      log, checkpoint_error);
   };
   if (regions) {
-    run_regions(p, o, d, portfolio, comm, stop, store, log,
+    run_regions(p, r, o, d, portfolio, comm, stop, store, log,
                 [&](bool stopping, std::uint64_t round, bool running) {
                   checkpoint(stopping, round, running ? std::vector<double>{} : portfolio.prices(),
                              running);
                 });
   } else {
-    run_phases(p, o, d, portfolio, bounds.get(), comm, stop, store, log,
+    run_phases(p, r, o, d, portfolio, bounds.get(), comm, stop, store, log,
                [&](bool stopping, std::uint64_t epoch, const std::vector<double>& prices) {
                  checkpoint(stopping, epoch, prices);
                });

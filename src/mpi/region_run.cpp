@@ -74,6 +74,7 @@ class RunningMember {
 // What every rank's part of a region run shares.
 struct RegionRun {
   const Problem& p;
+  const Reduced& r;
   const SolverOptions& o;
   const DistributedOptions& d;
   Portfolio& portfolio;
@@ -135,7 +136,7 @@ bool end_region_round(const RegionRun& run, RegionRounds& rounds,
     for (auto& c : theirs) changes.push_back(std::move(c));
   }
   const coordinator::AssemblyOutcome end =
-      end_round(run.p, rounds, run.portfolio, run.store, std::move(changes));
+      end_round(run.p, run.r, rounds, run.portfolio, run.store, std::move(changes));
   if (run.size > 1)
     run.log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
                  static_cast<unsigned long long>(round + 1), to_string(run.store.cost()).c_str(),
@@ -145,10 +146,11 @@ bool end_region_round(const RegionRun& run, RegionRounds& rounds,
 
 }  // namespace
 
-void run_regions(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
-                 Portfolio& portfolio, MPI_Comm comm, StopControl& stop, IncumbentStore& store,
-                 Log& log, const AfterRound& after_round) {
-  RegionRun run{p, o, d, portfolio, stop, store, log, 0, 1};
+void run_regions(const Problem& p, const Reduced& r, const SolverOptions& o,
+                 const DistributedOptions& d, Portfolio& portfolio, MPI_Comm comm,
+                 StopControl& stop, IncumbentStore& store, Log& log,
+                 const AfterRound& after_round) {
+  RegionRun run{p, r, o, d, portfolio, stop, store, log, 0, 1};
   MPI_Comm_rank(comm, &run.rank);
   MPI_Comm_size(comm, &run.size);
   // Round 0 starts from rank 0's best (its baseline at least).
@@ -161,7 +163,7 @@ void run_regions(const Problem& p, const SolverOptions& o, const DistributedOpti
     cost = store.cost();
   }
   share_incumbent(x, cost, comm);
-  RegionRounds rounds(p, portfolio.reduced(), o, region_count(run.size, d), x);
+  RegionRounds rounds(p, r, o, region_count(run.size, d), x);
   // The work of rank 0's last phase (in the first round: its start's), which deterministic
   // region ranks spend in the round.
   std::uint64_t last = portfolio.work();

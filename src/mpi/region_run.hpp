@@ -28,10 +28,10 @@ namespace iopddl::inline v0::mpi {
 using AfterRound = std::function<void(bool stopping, std::uint64_t round, bool running)>;
 
 // Runs the rounds until the deadline, a signal on any rank, or (deterministic) rank 0's
-// work is spent. `portfolio` has been started on every rank and is ready; rank 0's `store`
-// holds the incumbent and gets every improvement.
-void run_regions(const Problem& p, const SolverOptions& o, const DistributedOptions& d,
-                 Portfolio& portfolio, MPI_Comm comm, StopControl& stop, IncumbentStore& store,
-                 Log& log, const AfterRound& after_round);
+// work is spent. `portfolio` (of `p` reduced to `r`) has been started on every rank and is
+// ready; rank 0's `store` holds the incumbent and gets every improvement.
+void run_regions(const Problem& p, const Reduced& r, const SolverOptions& o,
+                 const DistributedOptions& d, Portfolio& portfolio, MPI_Comm comm,
+                 StopControl& stop, IncumbentStore& store, Log& log, const AfterRound& after_round);
 
 }  // namespace iopddl::inline v0::mpi

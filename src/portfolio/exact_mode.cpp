@@ -43,7 +43,7 @@ namespace iopddl::inline v0 {
 // the least cost with memory left aside is computed. If its minimiser fits the limit it is
 // optimal; otherwise the least cost is a certified bound.
 SolveResult Portfolio::solve_by_elimination(StopControl& stop, IncumbentStore& store) {
-  const Reduced& r = *reduced_;
+  const Reduced& r = reduced_;
   const SolveResult open{SolveStatus::kFeasible, ""};
   if (o_.exact.dp_entries == 0 ||
       r.num_nodes() > static_cast<std::size_t>(o_.exact.prove_max_groups))
@@ -99,7 +99,7 @@ SolveResult Portfolio::claim_optimal(const std::vector<Strategy>& x, const std::
 // search nodes. A complete search proves its answer optimal: assignments that pick a
 // forbidden entry cost more than any that does not.
 SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& store) {
-  const Reduced& r = *reduced_;
+  const Reduced& r = reduced_;
   if (SolveResult dp = solve_by_elimination(stop, store); dp.status == SolveStatus::kOptimal)
     return dp;
   if (r.num_nodes() > static_cast<std::size_t>(o_.exact.max_nodes))

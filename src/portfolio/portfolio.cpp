@@ -38,6 +38,7 @@
 #include "iopddl/solve.hpp"
 #include "memory_prices.hpp"
 #include "polish_schedule.hpp"
+#include "prepare.hpp"
 #include "worker.hpp"
 
 namespace iopddl::inline v0 {
@@ -66,28 +67,18 @@ double memory_price_unit(const Reduced& r) {
   return usage_spread > 0 ? std::max(cost_spread, 1.0) / usage_spread : 0.0;
 }
 
-Portfolio::Portfolio(const Problem& p, const SolverOptions& o, Log& log, int first_worker)
-    : p_(p), o_(o), log_(log), first_worker_(first_worker) {}
+Portfolio::Portfolio(const Problem& p, const Reduced& r, const SolverOptions& o, Log& log,
+                     int first_worker)
+    : p_(p), o_(o), log_(log), first_worker_(first_worker), reduced_(r) {}
 
 Portfolio::~Portfolio() = default;
 
 SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
-  // A feasible answer first, whatever happens next.
-  SolveResult base = solve_baseline(p_, stop, store, log_);
-  if (base.status == SolveStatus::kInfeasible) return base;
-  try {
-    reduced_ = std::make_unique<Reduced>(Reduced::build(p_, o_.presolve, &stop));
-  } catch (const PresolveStopped&) {  // out of time: the baseline's answer is the answer
-    log_.info("presolve stopped by the time limit");
-    return {SolveStatus::kFeasible, "presolve did not finish within the time limit"};
-  }
+  const Reduced& r = reduced_;
   shared_ = std::make_unique<SharedBest>();
-  const Reduced& r = *reduced_;
-  log_.info("presolve: %zu nodes, %zu edges left; %s", r.num_nodes(), r.num_edges(),
-            r.stats().summary().c_str());
   // Out of time already (a huge instance's presolve took the rest): no workers to build.
   const auto out_of_time = [&] {
-    reduced_.reset();
+    workers_.clear();
     return SolveResult{SolveStatus::kFeasible, "the time limit came before the search"};
   };
   if (stop.should_stop()) return out_of_time();
@@ -121,6 +112,7 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
                                                 o_.deterministic ? nullptr : shared_.get(),
                                                 polisher));
   }
+  ready_ = true;
   if (exact.status == SolveStatus::kOptimal) adopt(exact_x_, exact_cost_);
   return exact.status == SolveStatus::kOptimal ? exact : SolveResult{SolveStatus::kFeasible, ""};
 }
@@ -225,22 +217,23 @@ std::uint64_t Portfolio::work() const {
 
 SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopControl& stop,
                             IncumbentStore& store, Log& log, std::span<const Strategy> hint) {
-  Portfolio portfolio(p, o, log);
   // Before exact mode, which starts from the store's answer.
   const std::optional<Total> hint_cost = offer_hint(p, hint, store);
+  const Prepared prepared = prepare(p, o.presolve, stop, store, log);
+  if (!prepared.reduced) return prepared.result;
+  const Reduced& r = *prepared.reduced;
+  Portfolio portfolio(p, r, o, log);
   SolveResult result = portfolio.start(stop, store);
-  if (result.status == SolveStatus::kInfeasible || result.status == SolveStatus::kOptimal ||
-      !portfolio.ready())
-    return result;
+  if (result.status == SolveStatus::kOptimal || !portfolio.ready()) return result;
   std::string hint_note;
   if (!hint.empty()) {
     std::vector<Strategy> x;
     const std::vector<Strategy> a(hint.begin(), hint.end());
     std::optional<Total> start = hint_cost;
-    if (const std::size_t moved = portfolio.reduced().contract_nearest(a, x); moved > 0) {
+    if (const std::size_t moved = r.contract_nearest(a, x); moved > 0) {
       // strategies presolve removed as dominated: their nearest, re-evaluated
       log.info("the hint picks strategies that presolve removed in %zu groups: replaced", moved);
-      const std::vector<Strategy> nearest = portfolio.reduced().expand(x);
+      const std::vector<Strategy> nearest = r.expand(x);
       const Evaluation e = evaluate(p, nearest);
       start = e.feasible ? std::optional<Total>(e.cost) : std::nullopt;
       if (start) store.offer(nearest, e.cost, "hint");

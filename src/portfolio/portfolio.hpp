@@ -1,6 +1,7 @@
 // The portfolio of workers as an object that a driver can step through: the single-process
 // solve() runs it to the end; the MPI driver runs it in phases and synchronises between
-// them (best assignment, memory prices).
+// them (best assignment, memory prices). It works on a reduced problem that the driver
+// owns (prepare.hpp: the baseline and presolve come first).
 #pragma once
 
 #include <memory>
@@ -25,15 +26,15 @@ double memory_price_unit(const Reduced& r);
 
 class Portfolio {
  public:
-  // `first_worker` is the global index of the first worker (an MPI rank's offset): it sets
-  // the workers' price levels and random streams, so ranks explore different ones.
-  Portfolio(const Problem& p, const SolverOptions& o, Log& log, int first_worker = 0);
+  // `r` is `p` reduced (it must outlive the portfolio). `first_worker` is the global index
+  // of the first worker (an MPI rank's offset): it sets the workers' price levels and
+  // random streams, so ranks explore different ones.
+  Portfolio(const Problem& p, const Reduced& r, const SolverOptions& o, Log& log,
+            int first_worker = 0);
   ~Portfolio();
 
-  // The baseline (a feasible answer at once), then presolve, exact mode on small reduced
-  // problems, and the workers. Returns kInfeasible when the instance is proven infeasible
-  // (then run() must not be called) and kOptimal when exact mode proved the incumbent
-  // optimal (run() may still be called; it cannot improve).
+  // Exact mode on small reduced problems, then the workers. Returns kOptimal when exact
+  // mode proved the incumbent optimal (run() may still be called; it cannot improve).
   SolveResult start(StopControl& stop, IncumbentStore& store);
   // Runs every worker (one thread each) until `stop` says stop or each has done `rounds`
   // more pricing rounds or, with `seconds` > 0, until that time has passed (a soft phase
@@ -49,10 +50,9 @@ class Portfolio {
   // How many of the workers polish (timed runs with more than one thread).
   int polishers() const;
 
-  // Whether start() got past presolve (it may stop at the time limit first): only then do
-  // reduced() and run() have anything to work on.
-  bool ready() const { return reduced_ != nullptr; }
-  const Reduced& reduced() const { return *reduced_; }
+  // Whether start() built the workers (the time limit may come first): only then does
+  // run() have anything to work on.
+  bool ready() const { return ready_; }
   // What each neighbourhood of the polish cost and gained, summed over the workers (call
   // between runs: the workers' threads are joined then).
   std::vector<NeighbourhoodReport> neighbourhood_reports() const;
@@ -88,7 +88,8 @@ class Portfolio {
   SolverOptions o_;
   Log& log_;
   int first_worker_;
-  std::unique_ptr<Reduced> reduced_;
+  const Reduced& reduced_;
+  bool ready_ = false;
   std::unique_ptr<MemoryIndex> index_;
   std::unique_ptr<CostNetwork> network_;  // the workers' networks share its edge tables
   std::unique_ptr<SharedBest> shared_;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "../portfolio/portfolio.hpp"
+#include "../portfolio/prepare.hpp"
 #include "region_rounds.hpp"
 #include "whole_member.hpp"
 
@@ -36,16 +37,18 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
   o.threads = 1;  // one worker per simulated rank
   Log quiet(stderr, &stop, true);
   // Rank 0: the whole-problem member, the single-process solver run in phases.
-  Portfolio whole(p, o, quiet);
+  const Prepared prepared = prepare(p, o.presolve, stop, store, quiet);
+  if (!prepared.reduced) return prepared.result;
+  const Reduced& r = *prepared.reduced;
+  Portfolio whole(p, r, o, quiet);
   SolveResult first = whole.start(stop, store);
-  if (first.status == SolveStatus::kInfeasible || first.status == SolveStatus::kOptimal ||
-      !whole.ready() || !store.has_solution())
+  if (first.status == SolveStatus::kOptimal || !whole.ready() || !store.has_solution())
     return first;
   const std::size_t ranks = d.simulate_ranks;
   const std::size_t threads = d.simulate_threads > 0
                                   ? d.simulate_threads
                                   : std::max<std::size_t>(1, std::thread::hardware_concurrency());
-  RegionRounds rounds(p, whole.reduced(), o, region_count(ranks, d), store.assignment());
+  RegionRounds rounds(p, r, o, region_count(ranks, d), store.assignment());
   // The work of rank 0's last phase, which the region ranks spend in the next round (in the
   // first: the start's).
   std::uint64_t last = whole.work();
@@ -64,7 +67,8 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
     std::size_t bytes = 0;
     for (const coordinator::RegionChange& c : changes) bytes += change_bytes(c);
     last = whole.work() - before;
-    const coordinator::AssemblyOutcome end = end_round(p, rounds, whole, store, std::move(changes));
+    const coordinator::AssemblyOutcome end =
+        end_round(p, r, rounds, whole, store, std::move(changes));
     log.info(
         "round %llu of %zu ranks: cost %s, %zu region changes kept, %zu refused, "
         "%zu bytes, work per rank %llu",

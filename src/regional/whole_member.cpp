@@ -16,8 +16,8 @@ std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t r
   return std::max<std::uint64_t>(1, work / per_rank / 1000000);
 }
 
-coordinator::AssemblyOutcome end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole,
-                                       IncumbentStore& store,
+coordinator::AssemblyOutcome end_round(const Problem& p, const Reduced& r, RegionRounds& rounds,
+                                       Portfolio& whole, IncumbentStore& store,
                                        std::vector<coordinator::RegionChange> changes) {
   auto [y, has] = store.snapshot();
   const coordinator::AssemblyOutcome outcome = rounds.conclude(
@@ -27,7 +27,7 @@ coordinator::AssemblyOutcome end_round(const Problem& p, RegionRounds& rounds, P
   if (!e.feasible) return outcome;  // cannot happen: the assembly keeps the limit
   store.offer(rounds.incumbent(), e.cost, "regions");
   std::vector<Strategy> x;
-  if (whole.reduced().contract(rounds.incumbent(), x)) whole.post(x, e.cost);
+  if (r.contract(rounds.incumbent(), x)) whole.post(x, e.cost);
   return outcome;
 }
 

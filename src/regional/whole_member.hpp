@@ -27,13 +27,13 @@ std::size_t region_count(std::size_t ranks, const DistributedOptions& d);
 // Work (in millions, at least one) for each region when rank 0's last phase did `work` units.
 std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t ranks);
 
-// Rank 0's end of a round: the regions' `changes` are assembled into the better of the
-// incumbent and the whole-problem member's best (`store`'s); an assembly that improved it
+// Rank 0's end of a round (`r`: `p` reduced): the regions' `changes` are assembled into the better
+// of the incumbent and the whole-problem member's best (`store`'s); an assembly that improved it
 // goes to `store` (the reference evaluator's cost) and to the member's workers, which take
 // it at their next round (the member may be running in another thread). Returns what the
 // assembly did.
-coordinator::AssemblyOutcome end_round(const Problem& p, RegionRounds& rounds, Portfolio& whole,
-                                       IncumbentStore& store,
+coordinator::AssemblyOutcome end_round(const Problem& p, const Reduced& r, RegionRounds& rounds,
+                                       Portfolio& whole, IncumbentStore& store,
                                        std::vector<coordinator::RegionChange> changes);
 
 }  // namespace iopddl::inline v0
