@@ -282,6 +282,31 @@ void CbcSearch::raise_bound(double best_possible, Update& u) {
   if (!bound_ || bound > *bound_) bound_ = u.bound = bound;
 }
 
+bool CbcSearch::read_answer(std::size_t& at, Update& u) {
+  double objective = 0;
+  std::uint32_t n = 0;
+  if (!take(buffer_, at, objective) || !take(buffer_, at, n) ||
+      buffer_.size() - at < std::size_t{n} * 4)
+    return false;
+  std::vector<Strategy> x(n);
+  for (auto& s : x) {
+    std::uint32_t v = 0;
+    take(buffer_, at, v);
+    s = static_cast<Strategy>(v);
+  }
+  // An answer must be one of the reduced problem's and fit the exact memory rows.
+  bool valid = n == r_.num_nodes();
+  for (std::uint32_t g = 0; valid && g < n; ++g) valid = x[g] >= 0 && x[g] < r_.strategies(g);
+  if (valid && model_.overloaded(x).empty()) {
+    const Total cost = MipModel::cost(r_, x);
+    if (cost < best_cost_ && (!below_ || cost < *below_)) {
+      best_cost_ = cost;
+      u.x = std::move(x);
+    }
+  }
+  return true;
+}
+
 void CbcSearch::read_records(Update& u) {
   std::size_t at = 0;
   while (at < buffer_.size()) {
@@ -290,28 +315,7 @@ void CbcSearch::read_records(Update& u) {
     take(buffer_, at, tag);
     bool whole = false;
     if (tag == kAnswer) {
-      double objective = 0;
-      std::uint32_t n = 0;
-      if (take(buffer_, at, objective) && take(buffer_, at, n) &&
-          buffer_.size() - at >= std::size_t{n} * 4) {
-        whole = true;
-        std::vector<Strategy> x(n);
-        for (auto& s : x) {
-          std::uint32_t v = 0;
-          take(buffer_, at, v);
-          s = static_cast<Strategy>(v);
-        }
-        // An answer must be one of the reduced problem's and fit the exact memory rows.
-        bool valid = n == r_.num_nodes();
-        for (std::uint32_t g = 0; valid && g < n; ++g) valid = x[g] >= 0 && x[g] < r_.strategies(g);
-        if (valid && model_.overloaded(x).empty()) {
-          const Total cost = MipModel::cost(r_, x);
-          if (cost < best_cost_ && (!below_ || cost < *below_)) {
-            best_cost_ = cost;
-            u.x = std::move(x);
-          }
-        }
-      }
+      whole = read_answer(at, u);
     } else if (tag == kBound) {
       double bp = 0;
       if (take(buffer_, at, bp)) {

@@ -84,6 +84,9 @@ class CbcSearch {
  private:
   CbcSearch(const Reduced& r, MipModel model, std::optional<Total> below);
   void read_records(Update& u);
+  // An answer record's body from buffer_ at `at` (advanced past it) into `u` if it is valid,
+  // fits and beats the best so far; false when the buffer does not hold all of it yet.
+  bool read_answer(std::size_t& at, Update& u);
   // Offers the search's best possible objective, less the margin, as a bound when it rose.
   void raise_bound(double best_possible, Update& u);
 

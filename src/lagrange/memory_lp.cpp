@@ -50,6 +50,22 @@ struct MemoryLp::Impl {
 
   explicit Impl(const Reduced& red) : r(red) {}
 
+  // Each group's costs `theta` relative to its least (the memory rows' duals do not
+  // change), and capped far above it: a strategy 10^12 above its group's best is never
+  // worth it, and forbidden-level costs would swamp the doubles.
+  std::vector<double> relative_objective(const std::vector<double>& theta) const {
+    std::vector<double> objective(theta.size(), 0.0);
+    const double* upper = lp.columnUpper();
+    for (std::size_t g = 0; g + 1 < x_begin.size(); ++g) {
+      double least = INFINITY;
+      for (std::size_t c = x_begin[g]; c < x_begin[g + 1]; ++c)
+        if (upper[c] > 0) least = std::min(least, theta[c]);
+      for (std::size_t c = x_begin[g]; c < x_begin[g + 1]; ++c)
+        objective[c] = upper[c] > 0 ? std::min(theta[c] - least, 1e12) : 0.0;
+    }
+    return objective;
+  }
+
   // Segment t's row into `rows`: each group's usage there above its least over its
   // strategies, at most limit less the least usages.
   struct Rows {
@@ -109,6 +125,28 @@ struct MemoryLp::Impl {
     for (std::size_t t = 0; t < segments; ++t) diff[t] = running += diff[t];
     diff.pop_back();
     return diff;
+  }
+
+  // The rows of the (at most kRowsPerRound) maximal segments without one that the LP's
+  // answer overloads most, added to the LP. Returns false when none is overloaded.
+  bool add_overloaded_rows(std::vector<double>& acc, std::vector<char>& touched,
+                           std::vector<std::uint32_t>& groups) {
+    const std::vector<double> use = usage(lp.primalColumnSolution());
+    std::vector<std::pair<double, std::uint32_t>> over;
+    for (std::uint32_t t : maximal)
+      if (!has_row[t] && use[t] > limit * (1 + 1e-9)) over.push_back({use[t] - limit, t});
+    if (over.empty()) return false;
+    std::sort(over.rbegin(), over.rend());
+    Rows rows;
+    for (std::size_t i = 0; i < std::min(over.size(), kRowsPerRound); ++i) {
+      build_row(over[i].second, rows, acc, touched, groups);
+      has_row[over[i].second] = true;
+      row_segment.push_back(over[i].second);
+    }
+    lp.addRows(static_cast<int>(rows.lower.size()), rows.lower.data(), rows.upper.data(),
+               rows.start.data(), rows.column.data(), rows.value.data());
+    nonzeros += rows.column.size();
+    return true;
   }
 };
 
@@ -171,19 +209,7 @@ MemoryLp::Outcome MemoryLp::solve(const std::vector<double>& theta, const StopCo
     out.given_up = true;
     return out;
   }
-  // Each group's costs relative to its least (the memory rows' duals do not change), and
-  // capped far above it: a strategy 10^12 above its group's best is never worth it, and
-  // forbidden-level costs would swamp the doubles.
-  std::vector<double> objective(columns, 0.0);
-  const double* upper = m.lp.columnUpper();
-  for (std::size_t g = 0; g + 1 < m.x_begin.size(); ++g) {
-    double least = INFINITY;
-    for (std::size_t c = m.x_begin[g]; c < m.x_begin[g + 1]; ++c)
-      if (upper[c] > 0) least = std::min(least, theta[c]);
-    for (std::size_t c = m.x_begin[g]; c < m.x_begin[g + 1]; ++c)
-      objective[c] = upper[c] > 0 ? std::min(theta[c] - least, 1e12) : 0.0;
-  }
-  m.lp.chgObjCoefficients(objective.data());
+  m.lp.chgObjCoefficients(m.relative_objective(theta).data());
   m.stop = stop;
   struct Unset {  // the stop handler looks at `stop` during this solve only
     const StopControl*& slot;
@@ -206,21 +232,7 @@ MemoryLp::Outcome MemoryLp::solve(const std::vector<double>& theta, const StopCo
       return out;
     }
     m.solved = true;
-    const std::vector<double> use = m.usage(m.lp.primalColumnSolution());
-    std::vector<std::pair<double, std::uint32_t>> over;
-    for (std::uint32_t t : m.maximal)
-      if (!m.has_row[t] && use[t] > m.limit * (1 + 1e-9)) over.push_back({use[t] - m.limit, t});
-    if (over.empty()) break;
-    std::sort(over.rbegin(), over.rend());
-    Impl::Rows rows;
-    for (std::size_t i = 0; i < std::min(over.size(), kRowsPerRound); ++i) {
-      m.build_row(over[i].second, rows, acc, touched, groups);
-      m.has_row[over[i].second] = true;
-      m.row_segment.push_back(over[i].second);
-    }
-    m.lp.addRows(static_cast<int>(rows.lower.size()), rows.lower.data(), rows.upper.data(),
-                 rows.start.data(), rows.column.data(), rows.value.data());
-    m.nonzeros += rows.column.size();
+    if (!m.add_overloaded_rows(acc, touched, groups)) break;
     if (m.nonzeros > max_nonzeros_) {
       out.given_up = true;
       return out;

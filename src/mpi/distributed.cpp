@@ -233,6 +233,37 @@ Checkpoint phase_checkpoint(const Problem& p, std::uint64_t print,
   return c;
 }
 
+// 4. Rank 0's checkpoints (it holds the incumbent), after a phase or round when due:
+// asked for (SIGUSR1), the period passed, or the run stopping. A running portfolio's
+// multipliers cannot be read: the checkpoint then has none.
+struct Checkpoints {
+  void operator()(bool want_stop, std::uint64_t epoch, const std::vector<double>& prices,
+                  bool running = false) {
+    const bool configured = !d.checkpoint_path.empty();
+    const bool requested = request.exchange(false);
+    if (!coordinator::checkpoint_due({configured, d.checkpoint_seconds}, stop.elapsed(), last,
+                                     requested, want_stop))
+      return;
+    Checkpoint c = phase_checkpoint(p, print, prices, store, bounds, running ? nullptr : portfolio,
+                                    seed, stop.elapsed(), epoch + 1);
+    last = stop.elapsed();
+    write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path, store,
+                     log, error);
+  }
+  const Problem& p;
+  std::uint64_t print;
+  const DistributedOptions& d;
+  std::uint64_t seed;
+  const StopControl& stop;
+  const IncumbentStore& store;
+  Log& log;
+  std::atomic<bool>& request;
+  std::string* error;
+  const BoundRounds* bounds;
+  const Portfolio* portfolio;
+  double last;  // when the last was written (or the run started)
+};
+
 // Rank 0 logs each rank's peak memory and the distributed bound's rounds (collective).
 void log_end(int rank, const BoundRounds* bounds, Log& log, MPI_Comm comm) {
   const std::string memory = peak_memory(comm);
@@ -336,14 +367,14 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
   if (rank == 0) warn_if_bound_tighter(o.threads);
   const std::uint64_t print = fingerprint(p);
   const std::optional<Checkpoint> resume = load_resume(p, d, print);
-  // Worker w (global index rank x threads + thread) gets the same price level and random
-  // stream whatever the layout: 2 ranks x 1 thread run the same workers as 1 rank x 2.
   const Prepared prepared = prepare(p, o.presolve, stop, store, log);
   // (the same on every rank)
   if (prepared.result.status == SolveStatus::kInfeasible) return prepared.result;
   std::optional<Portfolio> made;
   SolveResult result = prepared.result;
   if (prepared.reduced) {
+    // Worker w (global index rank x threads + thread) gets the same price level and random
+    // stream whatever the layout: 2 ranks x 1 thread run the same workers as 1 rank x 2.
     made.emplace(p, *prepared.reduced, o, log, rank * o.threads);
     result = made->start(stop, store);
   }
@@ -355,23 +386,18 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
       regions ? nullptr : split_bound_rounds(r, portfolio, options, size, log, comm);
   if (resume) apply_resume(*resume, d, p, r, portfolio, bounds.get(), store, log);
 
-  // 4. Checkpoints (rank 0 only; it holds the incumbent).
-  double last_checkpoint = stop.elapsed();
-  // (A running portfolio's multipliers cannot be read: the checkpoint then has none.)
-  const auto checkpoint = [&](bool want_stop, std::uint64_t epoch,
-                              const std::vector<double>& prices, bool running = false) {
-    const bool configured = !d.checkpoint_path.empty();
-    const bool requested = checkpoint_request.exchange(false);
-    if (!coordinator::checkpoint_due({configured, d.checkpoint_seconds}, stop.elapsed(),
-                                     last_checkpoint, requested, want_stop))
-      return;
-    Checkpoint c =
-        phase_checkpoint(p, print, prices, store, bounds.get(), running ? nullptr : &portfolio,
-                         o.seed, stop.elapsed(), epoch + 1);
-    last_checkpoint = stop.elapsed();
-    write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path, store,
-                     log, checkpoint_error);
-  };
+  Checkpoints checkpoint{p,
+                         print,
+                         d,
+                         o.seed,
+                         stop,
+                         store,
+                         log,
+                         checkpoint_request,
+                         checkpoint_error,
+                         bounds.get(),
+                         &portfolio,
+                         stop.elapsed()};
   if (regions) {
     run_regions(p, r, o, d, portfolio, comm, stop, store, log,
                 [&](bool stopping, std::uint64_t round, bool running) {
