@@ -142,7 +142,7 @@ TEST_CASE("the result document holds the answer, its exact cost and the run's hi
   settings.problem_path = "dir/\"quoted\".json";
   app::Run run(settings, Clock::now(), 0);
   run.problem = &p;
-  run.status = "feasible";
+  run.end.status = "feasible";
   const std::vector<Strategy> a = least_memory_assignment(p);
   const Evaluation e = evaluate(p, a);
   REQUIRE(e.valid);

@@ -9,9 +9,9 @@ namespace iopddl::inline v0::app {
 
 RequestAnswer request_answer(Run& run, const std::vector<Strategy>& a, bool has) {
   // (A watchdog or a signal may print before the search has reported its status.)
-  const SolveStatus status = has && run.solve_status == SolveStatus::kNoSolution
+  const SolveStatus status = has && run.end.solve_status == SolveStatus::kNoSolution
                                  ? SolveStatus::kFeasible
-                                 : run.solve_status;
+                                 : run.end.solve_status;
   return answer_request(*run.request, *run.problem, status, a, has, run.store.bound(),
                         run.weighing);
 }
@@ -26,16 +26,16 @@ Printed print_final(Run& run, const char* why) {
   std::vector<std::string> texts;
   bool has = false;
   {
-    std::lock_guard lock(run.mutex);
-    if (run.printed) return Printed::kAlready;
-    run.printed = true;
+    std::lock_guard lock(run.print.mutex);
+    if (run.print.printed) return Printed::kAlready;
+    run.print.printed = true;
     if (run.rank != 0) return run.store.has_solution() ? Printed::kSolution : Printed::kEmpty;
     if (why) std::fprintf(stderr, "warning: %s; printing the best solution so far\n", why);
     auto [a, found] = run.store.snapshot();
-    has = found && !run.refused && !run.withheld;
+    has = found && !run.end.refused && !run.end.withheld;
     // The request's answer judges the store's own (max_cost, forbidden picks) and says why
     // it withholds it.
-    const bool answerable = found && !run.refused;
+    const bool answerable = found && !run.end.refused;
     run.log.close([&, &a = a] {
       const std::string line = (has ? format_assignment(a) : "[]") + "\n";
       std::fwrite(line.data(), 1, line.size(), stdout);
@@ -56,13 +56,13 @@ Printed print_final(Run& run, const char* why) {
   }
   for (std::size_t i = 0; i < files.size(); ++i) {
     try {
-      write_file(files[i].second, texts[i], run.write_deadline);
+      write_file(files[i].second, texts[i], run.print.write_deadline);
     } catch (const OutputError& e) {
-      run.output_error = e.what();
+      run.print.output_error = e.what();
       std::fprintf(stderr, "error: %s %s\n", files[i].first.c_str(), e.what());
     }
   }
-  run.printed_solution = has;
+  run.print.solution = has;
   return has ? Printed::kSolution : Printed::kEmpty;
 }
 

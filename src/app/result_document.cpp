@@ -32,7 +32,7 @@ std::string result_document(Run& run, const std::vector<Strategy>& a, bool has,
                             const std::optional<RequestAnswer>& answer) {
   Json d;
   d["instance"] = run.settings.problem_path;
-  d["status"] = run.status;
+  d["status"] = run.end.status;
   d["assignment"] = has ? a : std::vector<Strategy>{};
   if (has && run.problem) {
     const Evaluation e = evaluate(*run.problem, a);
@@ -54,14 +54,14 @@ std::string result_document(Run& run, const std::vector<Strategy>& a, bool has,
   for (const auto& b : run.store.bound_history())
     bounds.push_back({{"seconds", b.seconds}, {"bound", b.cost}, {"source", b.source}});
   Json& neighbourhoods = d["neighbourhoods"] = Json::array();
-  for (const NeighbourhoodReport& n : run.neighbourhoods)
+  for (const NeighbourhoodReport& n : run.end.neighbourhoods)
     neighbourhoods.push_back({{"name", n.name},
                               {"calls", n.calls},
                               {"improvements", n.improvements},
                               {"gain", n.gain},
                               {"seconds", n.seconds}});
-  d["work_units"] = run.work;
-  if (run.problem && run.solve_status == SolveStatus::kInfeasible)
+  d["work_units"] = run.end.work;
+  if (run.problem && run.end.solve_status == SolveStatus::kInfeasible)
     if (const auto why = explain_infeasibility(*run.problem)) {
       Json live = Json::array();
       for (std::size_t i = 0; i < why->live.size() && i < kNamedLive; ++i)

@@ -47,7 +47,7 @@ int run_solve(const RunSettings& settings, Clock::time_point process_start) {
       settings.time_limit > 0 && !settings.solver.deterministic
           ? time_after(process_start, settings.time_limit - margin / 2)
           : Clock::time_point::max();
-  if (watchdog != Clock::time_point::max()) run.write_deadline = watchdog;
+  if (watchdog != Clock::time_point::max()) run.print.write_deadline = watchdog;
   const auto grace =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(margin / 4));
   start_signal_thread(run, set, watchdog, grace);
@@ -76,8 +76,8 @@ std::optional<int> read_input(Run& run, Problem& problem) {
       print_final(run);
       return kExitInput;
     }
-    std::lock_guard lock(run.mutex);
-    run.printed = true;  // an input error prints no final line
+    std::lock_guard lock(run.print.mutex);
+    run.print.printed = true;  // an input error prints no final line
     return kExitInput;
   }
   return take_input(run, problem);
@@ -96,8 +96,8 @@ std::optional<int> take_input(Run& run, const Problem& problem) {
                problem.num_nodes(), problem.num_edges(), problem.num_tables(),
                problem.num_segments());
   if (!settings.proto_output_path.empty() && !run.request) {
-    std::lock_guard lock(run.mutex);
-    run.printed = true;  // refused before the search: no final line
+    std::lock_guard lock(run.print.mutex);
+    run.print.printed = true;  // refused before the search: no final line
     if (run.rank == 0)
       std::fprintf(stderr, "error: --output-proto: %s is not an XLA request\n",
                    settings.problem_path.c_str());
@@ -130,15 +130,15 @@ std::optional<int> take_input(Run& run, const Problem& problem) {
 // The status to print and its note. A proof is only of the problem solved: a request whose
 // costs were rounded, or whose soft budget became the hard limit, is not proven optimal.
 std::string settle_status(Run& run, const Problem& problem, const SolveResult& result) {
-  run.status = status_name(result.status);
-  run.solve_status = result.status;
+  run.end.status = status_name(result.status);
+  run.end.solve_status = result.status;
   if (result.status != SolveStatus::kOptimal || !run.request) return result.note;
   if (run.request->max_rounding_error > 0) {
-    run.status = status_name(SolveStatus::kFeasible);
+    run.end.status = status_name(SolveStatus::kFeasible);
     return "optimal for the rounded costs only (" + result.note + ")";
   }
   if (soft_budget(*run.request) && !run.weighing) {
-    run.status = status_name(SolveStatus::kFeasible);
+    run.end.status = status_name(SolveStatus::kFeasible);
     return "optimal under the hard limit " + std::to_string(problem.usage_limit().value_or(0)) +
            " only, not for the soft budget (" + result.note + ")";
   }
@@ -149,9 +149,9 @@ std::string settle_status(Run& run, const Problem& problem, const SolveResult& r
 // with --stats.
 void report_statistics(Run& run, const SolveResult& result) {
   {
-    std::lock_guard lock(run.mutex);  // the signal thread may be writing the result
-    run.neighbourhoods = result.neighbourhoods;
-    run.work = result.work;
+    std::lock_guard lock(run.print.mutex);  // the signal thread may be writing the result
+    run.end.neighbourhoods = result.neighbourhoods;
+    run.end.work = result.work;
   }
   if (!run.settings.stats) return;
   run.log.info("work: %llu units", static_cast<unsigned long long>(result.work));
@@ -170,9 +170,9 @@ void report_request_answer(Run& run) {
                status_name(answer.status), answer.message.empty() ? "" : ": ",
                answer.message.c_str());
   if (answer.status != SolveStatus::kNoSolution) return;
-  std::lock_guard lock(run.mutex);
-  run.withheld = true;
-  run.status = status_name(SolveStatus::kNoSolution);
+  std::lock_guard lock(run.print.mutex);
+  run.end.withheld = true;
+  run.end.status = status_name(SolveStatus::kNoSolution);
 }
 
 // The statistics and the final report; false if the reference evaluator refuses the
@@ -186,14 +186,14 @@ bool report(Run& run, const Problem& problem, const SolveResult& result) {
   if (!e.feasible) {
     std::fprintf(stderr, "internal error: the solver's answer is not feasible: %s\n",
                  e.valid ? "over the usage limit" : e.error.c_str());
-    std::lock_guard lock(run.mutex);  // before a watchdog could print it
-    run.refused = true;
+    std::lock_guard lock(run.print.mutex);  // before a watchdog could print it
+    run.end.refused = true;
     return false;
   }
   run.log.info("final: cost %s, peak %s / limit %s, %zu forbidden picks, status %s%s%s",
                to_string(e.cost).c_str(), to_string(e.peak_usage).c_str(),
                problem.usage_limit() ? std::to_string(*problem.usage_limit()).c_str() : "none",
-               e.forbidden_picks, run.status.c_str(), note.empty() ? "" : ": ", note.c_str());
+               e.forbidden_picks, run.end.status.c_str(), note.empty() ? "" : ": ", note.c_str());
   if (const auto bound = run.store.bound()) {
     const auto history = run.store.bound_history();  // (the last entry is the bound's)
     run.log.info("certified lower bound %s (by %s), gap %.4f%%", to_string(*bound).c_str(),
@@ -256,7 +256,7 @@ std::string solve_plain(Run& run, const Problem& problem, SolveResult& result) {
     const SoftOutcome soft =
         solve_soft_budget(problem, budget, o, run.stop, run.store, run.log, hint);
     {
-      std::lock_guard lock(run.mutex);
+      std::lock_guard lock(run.print.mutex);
       run.weighing->bound = soft.bound;
     }
     result.status = soft.proven ? SolveStatus::kOptimal
@@ -344,8 +344,8 @@ int solve_here(Run& run, const MpiSession& session) {
       checkpoint_error = solve_plain(run, problem, result);
     }
   } catch (const InputError& e) {  // a bad --resume file, refused before the search
-    std::lock_guard lock(run.mutex);
-    run.printed = true;
+    std::lock_guard lock(run.print.mutex);
+    run.print.printed = true;
     if (run.rank == 0) std::fprintf(stderr, "error: %s\n", e.what());
     return kExitInput;
   } catch (const std::exception& e) {
@@ -365,7 +365,7 @@ int solve_here(Run& run, const MpiSession& session) {
     std::fprintf(stderr, "error: --checkpoint %s\n", checkpoint_error.c_str());
     return kExitOutput;
   }
-  return run.output_error.empty() ? kExitOk : kExitOutput;
+  return run.print.output_error.empty() ? kExitOk : kExitOutput;
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 
 namespace iopddl::inline v0::app {
 
-// The final line is printed at most once, by print_final, under `mutex`.
+// The final line is printed at most once, by print_final, under `print.mutex`.
 struct Run {
   Run(const RunSettings& s, Clock::time_point start, int rank_)
       : settings(s),
@@ -34,21 +34,28 @@ struct Run {
   int rank;                                     // MPI rank; only rank 0 prints
   const MpiSession* session = nullptr;          // the MPI session, when active
   std::atomic<int> final_status{-1};            // the run's exit status, once agreed
-  std::atomic<bool> printed_solution{false};    // the final line is an assignment
   std::atomic<bool> checkpoint_request{false};  // SIGUSR1
-  std::mutex mutex;
-  bool printed = false;
-  std::string status = "no solution";
-  std::string output_error;  // why --output could not be written ("" if it was)
-  // Writing --output gives up here (a FIFO nobody reads): the watchdog's deadline.
-  std::optional<Clock::time_point> write_deadline;
-  std::vector<NeighbourhoodReport> neighbourhoods;  // set once the search has ended
-  std::uint64_t work = 0;                           // likewise
-  bool refused = false;   // the evaluator refused the store's answer: print [] instead
-  bool withheld = false;  // a request's max_cost was not beaten: print [] instead
-  SolveStatus solve_status = SolveStatus::kNoSolution;  // set once the search has ended
+  // The final line's state: printed once, by print_final under `mutex`.
+  struct Printing {
+    std::mutex mutex;
+    bool printed = false;
+    std::atomic<bool> solution{false};  // the final line is an assignment
+    std::string output_error;           // why --output could not be written ("" if it was)
+    // Writing --output gives up here (a FIFO nobody reads): the watchdog's deadline.
+    std::optional<Clock::time_point> write_deadline;
+  } print;
+  // What the search ended with (set once it has ended, under print.mutex where the
+  // signal thread may be printing).
+  struct Ended {
+    SolveStatus solve_status = SolveStatus::kNoSolution;
+    std::string status = "no solution";
+    std::vector<NeighbourhoodReport> neighbourhoods;
+    std::uint64_t work = 0;
+    bool refused = false;   // the evaluator refused the store's answer: print [] instead
+    bool withheld = false;  // a request's max_cost was not beaten: print [] instead
+  } end;
   // A request's soft budget weighed against cost (one process; set before the search, its
-  // bound under `mutex` once the search has ended).
+  // bound under `print.mutex` once the search has ended).
   std::optional<OverrunWeighing> weighing;
 };
 

@@ -59,7 +59,7 @@ namespace {
   int status = printed == Printed::kSolution ? kExitOk : kExitNoSolution;
   if (printed == Printed::kAlready)
     status = run->final_status >= 0 ? run->final_status.load()
-                                    : (run->printed_solution ? kExitOk : kExitNoSolution);
+                                    : (run->print.solution ? kExitOk : kExitNoSolution);
   std::fflush(stdout);
   if (mpi) run->session->abort(status);
   _exit(status);
