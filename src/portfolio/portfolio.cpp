@@ -33,6 +33,7 @@
 #include "../reduce/reduced.hpp"
 #include "../util/thread_priority.hpp"
 #include "bound_worker.hpp"
+#include "hint.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
@@ -225,27 +226,8 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
   Portfolio portfolio(p, r, o, log);
   SolveResult result = portfolio.start(stop, store);
   if (result.status == SolveStatus::kOptimal || !portfolio.ready()) return result;
-  std::string hint_note;
-  if (!hint.empty()) {
-    std::vector<Strategy> x;
-    const std::vector<Strategy> a(hint.begin(), hint.end());
-    std::optional<Total> start = hint_cost;
-    if (const std::size_t moved = r.contract_nearest(a, x); moved > 0) {
-      // strategies presolve removed as dominated: their nearest, re-evaluated
-      log.info("the hint picks strategies that presolve removed in %zu groups: replaced", moved);
-      const std::vector<Strategy> nearest = r.expand(x);
-      const Evaluation e = evaluate(p, nearest);
-      start = e.feasible ? std::optional<Total>(e.cost) : std::nullopt;
-      if (start) store.offer(nearest, e.cost, "hint");
-    }
-    if (start) {
-      portfolio.adopt(x, *start);
-      if (o.polish_hint) portfolio.polish_first(stop, store);
-    } else if (!portfolio.improve(x, stop, store)) {
-      hint_note = "the hint, over the memory limit, repaired to no better than the first answer";
-    }
-    if (!hint_note.empty()) log.info("%s", hint_note.c_str());
-  }
+  const std::string hint_note =
+      hint.empty() ? "" : start_from_hint(p, r, o, hint, hint_cost, portfolio, stop, store, log);
   portfolio.run(stop, store, UINT64_MAX);  // deterministic runs end when their work is spent
   if (o.deterministic) portfolio.bound_after(stop, store);
   SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
