@@ -37,10 +37,12 @@
 #include "../portfolio/portfolio.hpp"
 #include "../portfolio/prepare.hpp"
 #include "../util/total_halves.hpp"
+#include "bound_rounds.hpp"
 #include "checkpoint.hpp"
 #include "coordinator.hpp"
 #include "iopddl/evaluate.hpp"
 #include "iopddl/io.hpp"
+#include "rank_checkpoints.hpp"
 #include "region_run.hpp"
 
 namespace iopddl::inline v0::mpi {
@@ -52,40 +54,6 @@ bool launched_by_mpi() {
 }
 
 namespace {
-
-// The rounds of the distributed bound in each phase: rounds until their wall time reaches
-// share / (1 - share) of the last portfolio phase's (rank 0's clock decides for all, so
-// every rank runs the same rounds); one round per phase in deterministic runs, whose
-// message passing then ignores the clock. Rank 0 offers each bound to its store and stops
-// the run once the gap is closed. Rank (phase mod ranks) repairs and improves the last
-// assembly of the phase (once a phase: a repair of every round's took most of the rounds'
-// time on N).
-struct BoundRounds {
-  BoundRounds(const Reduced& r, const Partition& part, const SolverOptions& o, MPI_Comm comm)
-      : coordinator(r, part, o.bound, comm), ratio(coordinator::bound_time_ratio(o.bound.share)) {}
-  void run(double phase_seconds, const SolverOptions& o, int rank, int size, Portfolio& portfolio,
-           StopControl& stop, IncumbentStore& store, Log& log, MPI_Comm comm) {
-    const double start = stop.elapsed();
-    std::vector<Strategy> assembled;
-    for (int more = 1; more; ++rounds) {
-      const std::optional<Total> upper =
-          store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
-      const Total bound = coordinator.round(upper, o.deterministic ? nullptr : &stop, assembled);
-      if (rank == 0) {
-        BoundWorker::offer_bound(store, log, bound, "coordinator");
-        BoundWorker::stop_if_closed(stop, store, log, o.gap_limit);
-      }
-      more = coordinator::another_bound_round(o.deterministic, stop.should_stop(),
-                                              stop.elapsed() - start, ratio, phase_seconds);
-      MPI_Bcast(&more, 1, MPI_INT, 0, comm);
-    }
-    if (coordinator::repairing_rank(phases++, size) == rank)
-      portfolio.improve(assembled, stop, store);
-  }
-  Coordinator coordinator;
-  double ratio;
-  std::uint64_t rounds = 0, phases = 0;
-};
 
 // The launcher may bind a rank to fewer cores than it has worker threads (Open MPI binds
 // each of up to two ranks to one core by default): mpirun -np 1 --threads 2 on N at 20 s
@@ -100,46 +68,6 @@ void warn_if_bound_tighter(int threads) {
                "warning: this rank may run on %d core%s (the launcher bound it) but has %d "
                "worker threads; start mpirun with --bind-to none or --map-by slot:PE=%d\n",
                cores, cores == 1 ? "" : "s", threads, threads);
-}
-
-// A checkpoint to resume from, refused before anything else if it is of another instance.
-std::optional<Checkpoint> load_resume(const Problem& p, const DistributedOptions& d,
-                                      std::uint64_t print) {
-  if (d.resume_path.empty()) return std::nullopt;
-  Checkpoint resume = load_checkpoint(d.resume_path);
-  if (resume.fingerprint != print)
-    throw InputError(d.resume_path + ": checkpoint of another instance (\"" + resume.instance +
-                     "\"), not of \"" + p.name() + "\"");
-  return resume;
-}
-
-// The checkpoint's incumbent (if it fits) and its multipliers go to the portfolio.
-void apply_resume(const Checkpoint& resume, const DistributedOptions& d, const Problem& p,
-                  const Reduced& r, Portfolio& portfolio, BoundRounds* bounds,
-                  IncumbentStore& store, Log& log) {
-  if (!resume.assignment.empty()) {
-    std::vector<Strategy> x;
-    Evaluation e = evaluate(p, resume.assignment);
-    if (!e.valid || !r.contract(resume.assignment, x))
-      throw InputError(d.resume_path + ": checkpoint assignment does not fit the instance");
-    if (e.feasible) {
-      store.offer(resume.assignment, e.cost, "checkpoint");
-      portfolio.adopt(x, e.cost);
-    }
-    log.info("resumed from %s: cost %s after %.1f s", d.resume_path.c_str(),
-             to_string(e.cost).c_str(), resume.elapsed);
-  }
-  portfolio.set_prices(resume.prices);
-  if (bounds) {  // a checkpoint of another number of ranks has other agreement multipliers
-    bounds->coordinator.ascent().set_memory(resume.bound_multipliers);
-    bounds->coordinator.ascent().set_agreement(resume.agreement_multipliers);
-  } else {
-    portfolio.set_bound_multipliers(resume.bound_multipliers);
-  }
-  if (const std::optional<Total> bound = parse_total(resume.lower_bound)) {
-    store.offer_bound(*bound, "checkpoint");  // certified by the run that wrote it
-    log.info("resumed the certified bound %s", to_string(*bound).c_str());
-  }
 }
 
 // Every rank's phase report, on every rank (five int64 per rank: stop, work left, has an
@@ -191,79 +119,6 @@ std::vector<double> blend_prices(Portfolio& portfolio, double blend, int size, M
   return prices;
 }
 
-// Rank 0's checkpoint; a failed write is reported and the run goes on.
-void write_checkpoint(Checkpoint c, const std::string& path, const IncumbentStore& store, Log& log,
-                      std::string* checkpoint_error) {
-  auto [a, has] = store.snapshot();
-  if (has) {
-    c.assignment = a;
-    c.cost = to_string(store.cost());
-  }
-  try {
-    save_checkpoint(c, path);
-    log.info("checkpoint written to %s", path.c_str());
-    if (checkpoint_error) checkpoint_error->clear();
-  } catch (const OutputError& e) {  // a full or lost disk must not cost the run
-    std::fprintf(stderr, "warning: checkpoint not written: %s\n", e.what());
-    if (checkpoint_error) *checkpoint_error = e.what();
-  }
-}
-
-// Rank 0's checkpoint after a phase: the incumbent (added when written), the portfolio's
-// memory prices, the certified bound and the coordinator's multipliers, so that a resumed
-// run continues the ascent.
-Checkpoint phase_checkpoint(const Problem& p, std::uint64_t print,
-                            const std::vector<double>& prices, const IncumbentStore& store,
-                            const BoundRounds* bounds, const Portfolio* portfolio,
-                            std::uint64_t seed, double elapsed, std::uint64_t rounds) {
-  Checkpoint c;
-  c.fingerprint = print;
-  c.instance = p.name();
-  c.prices = prices;
-  if (store.bound()) c.lower_bound = to_string(*store.bound());
-  if (bounds) {
-    c.bound_multipliers = bounds->coordinator.ascent().memory();
-    c.agreement_multipliers = bounds->coordinator.ascent().agreement();
-  } else if (portfolio) {
-    c.bound_multipliers = portfolio->bound_multipliers();
-  }
-  c.seed = seed;
-  c.elapsed = elapsed;
-  c.rounds = rounds;
-  return c;
-}
-
-// 4. Rank 0's checkpoints (it holds the incumbent), after a phase or round when due:
-// asked for (SIGUSR1), the period passed, or the run stopping. A running portfolio's
-// multipliers cannot be read: the checkpoint then has none.
-struct Checkpoints {
-  void operator()(bool want_stop, std::uint64_t epoch, const std::vector<double>& prices,
-                  bool running = false) {
-    const bool configured = !d.checkpoint_path.empty();
-    const bool requested = request.exchange(false);
-    if (!coordinator::checkpoint_due({configured, d.checkpoint_seconds}, stop.elapsed(), last,
-                                     requested, want_stop))
-      return;
-    Checkpoint c = phase_checkpoint(p, print, prices, store, bounds, running ? nullptr : portfolio,
-                                    seed, stop.elapsed(), epoch + 1);
-    last = stop.elapsed();
-    write_checkpoint(std::move(c), configured ? d.checkpoint_path : d.signal_checkpoint_path, store,
-                     log, error);
-  }
-  const Problem& p;
-  std::uint64_t print;
-  const DistributedOptions& d;
-  std::uint64_t seed;
-  const StopControl& stop;
-  const IncumbentStore& store;
-  Log& log;
-  std::atomic<bool>& request;
-  std::string* error;
-  const BoundRounds* bounds;
-  const Portfolio* portfolio;
-  double last;  // when the last was written (or the run started)
-};
-
 // Rank 0 logs each rank's peak memory and the distributed bound's rounds (collective).
 void log_end(int rank, const BoundRounds* bounds, Log& log, MPI_Comm comm) {
   const std::string memory = peak_memory(comm);
@@ -298,21 +153,6 @@ bool search_needed(const Portfolio* portfolio, const SolveResult& result, MPI_Co
   int optimal = result.status == SolveStatus::kOptimal;
   MPI_Allreduce(MPI_IN_PLACE, &optimal, 1, MPI_INT, MPI_LAND, comm);
   return !optimal;
-}
-
-// The regions (one per rank) and the bound: split over them when their cut is narrow
-// (the rounds, returned), otherwise rank 0's bound worker bounds the whole problem beside
-// its workers, as a single process does (null).
-std::unique_ptr<BoundRounds> split_bound_rounds(const Reduced& r, Portfolio& portfolio,
-                                                const SolverOptions& options, int size, Log& log,
-                                                MPI_Comm comm) {
-  const Partition part = shared_regions(r, comm);
-  const std::string summary = part.summary();
-  log.info("%d ranks: %s", size, summary.substr(0, summary.find('\n')).c_str());
-  if (options.bound.share <= 0 || !split_bound(part, r, options.bound, log)) return nullptr;
-  auto bounds = std::make_unique<BoundRounds>(r, part, options, comm);
-  portfolio.drop_bound();
-  return bounds;
 }
 
 // The whole-problem phases: every rank's portfolio runs a phase (after the bound's rounds,
