@@ -1,39 +1,13 @@
 // Exact mode: small reduced problems solved outright, by dynamic programming or by a
 // complete search, before any worker starts.
-#include <algorithm>
-#include <atomic>
-#include <cmath>
-#include <limits>
-#include <mutex>
-#include <numeric>
-#include <optional>
-#include <thread>
-
 #include "../exact/bucket_elimination.hpp"
-#include "../exact/priced_search.hpp"
-#include "../lagrange/time_prices.hpp"
-#include "../lagrange/trws.hpp"
-#include "../local/baseline.hpp"
-#include "../local/compound.hpp"
-#include "../local/crossover.hpp"
-#include "../local/descent.hpp"
 #include "../local/elimination.hpp"
-#include "../local/memory_index.hpp"
-#include "../local/neighbourhood.hpp"
-#include "../local/repair.hpp"
 #include "../local/state.hpp"
-#include "../local/tree_block.hpp"
 #include "../local/window_search.hpp"
 #include "../reduce/reduced.hpp"
-#include "../util/thread_priority.hpp"
 #include "bound_worker.hpp"
 #include "iopddl/evaluate.hpp"
-#include "iopddl/rng.hpp"
-#include "iopddl/solve.hpp"
-#include "memory_prices.hpp"
-#include "polish_schedule.hpp"
 #include "portfolio.hpp"
-#include "worker.hpp"
 
 namespace iopddl::inline v0 {
 
@@ -126,30 +100,6 @@ SolveResult Portfolio::solve_small_exactly(StopControl& stop, IncumbentStore& st
   log_.info("exact: cost %s is optimal (complete branch-and-bound over %zu reduced nodes)",
             to_string(ev.cost).c_str(), r.num_nodes());
   return claim_optimal(state.assignment(), a, ev, store, "complete branch-and-bound");
-}
-
-void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds,
-                    double seconds) {
-  const Clock::time_point until =
-      seconds > 0 ? time_after(stop.now(), seconds) : Clock::time_point::max();
-  std::vector<std::thread> pool;
-  std::atomic<bool> done{false};  // the workers have returned: the bound stops too
-  // CBC only in a run of one round: a distributed run's rounds would cut it off at each
-  // synchronisation.
-  const bool with_cbc = seconds <= 0;
-  if (bound_ && !o_.deterministic)
-    pool.emplace_back(
-        [&] { bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done, 0, with_cbc); });
-  // The workers after the first yield to it (and to the bound): worker 0 has the price
-  // level of a one-thread run, so more threads than cores must not slow it down.
-  for (std::size_t w = 1; w < workers_.size(); ++w)
-    pool.emplace_back([&, w] {
-      lower_thread_priority(o_.explorer_nice);
-      workers_[w]->run(stop, store, log_, rounds, until);
-    });
-  if (!workers_.empty()) workers_[0]->run(stop, store, log_, rounds, until);
-  done = true;
-  for (auto& t : pool) t.join();
 }
 
 }  // namespace iopddl::inline v0

@@ -118,6 +118,32 @@ SolveResult Portfolio::start(StopControl& stop, IncumbentStore& store) {
   return exact.status == SolveStatus::kOptimal ? exact : SolveResult{SolveStatus::kFeasible, ""};
 }
 
+// The threads of a run: the bound worker's (timed runs), workers 1.. at a lower priority,
+// and worker 0 on the calling thread; the bound stops once the workers have returned.
+void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t rounds,
+                    double seconds) {
+  const Clock::time_point until =
+      seconds > 0 ? time_after(stop.now(), seconds) : Clock::time_point::max();
+  std::vector<std::thread> pool;
+  std::atomic<bool> done{false};  // the workers have returned: the bound stops too
+  // CBC only in a run of one round: a distributed run's rounds would cut it off at each
+  // synchronisation.
+  const bool with_cbc = seconds <= 0;
+  if (bound_ && !o_.deterministic)
+    pool.emplace_back(
+        [&] { bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done, 0, with_cbc); });
+  // The workers after the first yield to it (and to the bound): worker 0 has the price
+  // level of a one-thread run, so more threads than cores must not slow it down.
+  for (std::size_t w = 1; w < workers_.size(); ++w)
+    pool.emplace_back([&, w] {
+      lower_thread_priority(o_.explorer_nice);
+      workers_[w]->run(stop, store, log_, rounds, until);
+    });
+  if (!workers_.empty()) workers_[0]->run(stop, store, log_, rounds, until);
+  done = true;
+  for (auto& t : pool) t.join();
+}
+
 void Portfolio::bound_after(StopControl& stop, IncumbentStore& store) {
   if (!bound_) return;
   WorkMeter meter;
