@@ -8,38 +8,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
-#include <limits>
-#include <mutex>
-#include <numeric>
-#include <optional>
 #include <thread>
 
-#include "../exact/bucket_elimination.hpp"
-#include "../exact/priced_search.hpp"
-#include "../lagrange/time_prices.hpp"
-#include "../lagrange/trws.hpp"
-#include "../local/baseline.hpp"
-#include "../local/compound.hpp"
-#include "../local/crossover.hpp"
-#include "../local/descent.hpp"
-#include "../local/elimination.hpp"
+#include "../lagrange/network.hpp"
 #include "../local/memory_index.hpp"
-#include "../local/neighbourhood.hpp"
-#include "../local/repair.hpp"
-#include "../local/state.hpp"
-#include "../local/tree_block.hpp"
-#include "../local/window_search.hpp"
 #include "../reduce/reduced.hpp"
 #include "../util/thread_priority.hpp"
 #include "bound_worker.hpp"
 #include "hint.hpp"
-#include "iopddl/evaluate.hpp"
-#include "iopddl/rng.hpp"
 #include "iopddl/solve.hpp"
-#include "memory_prices.hpp"
-#include "polish_schedule.hpp"
 #include "prepare.hpp"
+#include "shared_best.hpp"
 #include "worker.hpp"
 
 namespace iopddl::inline v0 {

@@ -1,5 +1,9 @@
 #include "worker.hpp"
 
+#include "../local/descent.hpp"
+#include "../local/repair.hpp"
+#include "iopddl/evaluate.hpp"
+
 namespace iopddl::inline v0 {
 
 // `millions` of work units (--work-limit), saturating.

@@ -8,39 +8,21 @@
 // incumbent store, so it gives the same answer for the same seed and thread count.
 #pragma once
 
-#include <algorithm>
-#include <atomic>
-#include <cmath>
-#include <limits>
+#include <cstdint>
 #include <mutex>
-#include <numeric>
 #include <optional>
-#include <thread>
+#include <utility>
+#include <vector>
 
-#include "../exact/bucket_elimination.hpp"
-#include "../exact/priced_search.hpp"
-#include "../lagrange/time_prices.hpp"
-#include "../lagrange/trws.hpp"
-#include "../local/baseline.hpp"
-#include "../local/compound.hpp"
-#include "../local/crossover.hpp"
-#include "../local/descent.hpp"
-#include "../local/elimination.hpp"
 #include "../local/memory_index.hpp"
 #include "../local/neighbourhood.hpp"
-#include "../local/repair.hpp"
 #include "../local/state.hpp"
-#include "../local/tree_block.hpp"
-#include "../local/window_search.hpp"
 #include "../reduce/reduced.hpp"
-#include "../util/thread_priority.hpp"
-#include "bound_worker.hpp"
-#include "iopddl/evaluate.hpp"
+#include "iopddl/incumbent.hpp"
+#include "iopddl/log.hpp"
 #include "iopddl/rng.hpp"
-#include "iopddl/solve.hpp"
-#include "memory_prices.hpp"
+#include "iopddl/stop.hpp"
 #include "polish.hpp"
-#include "polish_schedule.hpp"
 #include "polisher_role.hpp"
 #include "priced_labelling.hpp"
 #include "shared_best.hpp"
