@@ -33,7 +33,6 @@
 
 #include "../coordinator/decisions.hpp"
 #include "../partition/regions.hpp"
-#include "../portfolio/bound_worker.hpp"
 #include "../portfolio/portfolio.hpp"
 #include "../portfolio/prepare.hpp"
 #include "../util/total_halves.hpp"
@@ -129,18 +128,6 @@ void log_end(int rank, const BoundRounds* bounds, Log& log, MPI_Comm comm) {
            static_cast<unsigned long long>(bounds->rounds), bounds->coordinator.regions());
   if (const std::string lp = bounds->coordinator.lp().summary(); !lp.empty())
     log.info("%s", lp.c_str());
-}
-
-// The run's result on every rank: feasible if rank 0's store holds an answer, optimal when
-// its certified bound meets the cost.
-SolveResult end_result(const IncumbentStore& store, const Portfolio& portfolio) {
-  SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
-                   portfolio.neighbourhood_reports());
-  if (store.proven_optimal()) {
-    done.status = SolveStatus::kOptimal;
-    done.note = BoundWorker::optimality_note(store);
-  }
-  return done;
 }
 
 // Presolve may stop at the time limit on one rank and not on another, and exact mode may
@@ -251,9 +238,7 @@ SolveResult solve_distributed(const Problem& p, const SolverOptions& options,
                });
   }
   log_end(rank, bounds.get(), log, comm);
-  SolveResult done = end_result(store, portfolio);
-  done.work = portfolio.work();
-  return done;
+  return portfolio.result(store);  // (rank 0's store is the one that prints)
 }
 
 }  // namespace iopddl::inline v0::mpi

@@ -161,6 +161,17 @@ std::vector<NeighbourhoodReport> Portfolio::neighbourhood_reports() const {
   return reports;
 }
 
+SolveResult Portfolio::result(const IncumbentStore& store) const {
+  SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
+                   neighbourhood_reports());
+  if (store.proven_optimal()) {
+    done.status = SolveStatus::kOptimal;
+    done.note = BoundWorker::optimality_note(store);
+  }
+  done.work = work();
+  return done;
+}
+
 std::pair<std::vector<Strategy>, Total> Portfolio::best() const {
   std::pair<std::vector<Strategy>, Total> result{{}, 0};
   for (const auto& w : workers_)  // in worker order, ties to the lower index: deterministic
@@ -235,13 +246,7 @@ SolveResult solve_portfolio(const Problem& p, const SolverOptions& o, StopContro
       hint.empty() ? "" : start_from_hint(p, r, o, hint, hint_cost, portfolio, stop, store, log);
   portfolio.run(stop, store, UINT64_MAX);  // deterministic runs end when their work is spent
   if (o.deterministic) portfolio.bound_after(stop, store);
-  SolveResult done(store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, "",
-                   portfolio.neighbourhood_reports());
-  if (store.proven_optimal()) {
-    done.status = SolveStatus::kOptimal;
-    done.note = BoundWorker::optimality_note(store);
-  }
-  done.work = portfolio.work();
+  SolveResult done = portfolio.result(store);
   if (!hint_note.empty()) done.note += (done.note.empty() ? "" : "; ") + hint_note;
   return done;
 }

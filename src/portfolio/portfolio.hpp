@@ -56,6 +56,9 @@ class Portfolio {
   // What each neighbourhood of the polish cost and gained, summed over the workers (call
   // between runs: the workers' threads are joined then).
   std::vector<NeighbourhoodReport> neighbourhood_reports() const;
+  // The run's result once the workers have stopped: feasible if `store` holds an answer,
+  // optimal when its certified bound meets the cost; the neighbourhoods' reports and the work.
+  SolveResult result(const IncumbentStore& store) const;
   // The best reduced assignment over the workers (empty if none) and its cost.
   std::pair<std::vector<Strategy>, Total> best() const;
   // Every worker continues from `x` if it beats its own best.
