@@ -14,6 +14,7 @@
 #include "regional/region_problem.hpp"
 #include "regional/region_rounds.hpp"
 #include "regional/simulate.hpp"
+#include "regional/whole_member.hpp"
 #include "support.hpp"
 
 namespace iopddl::inline v0 {
@@ -147,6 +148,91 @@ TEST_CASE("regional: the assembly keeps the incumbent feasible and its gain exac
   CHECK(improved > 10);
 }
 
+TEST_CASE("regional: difference components are exact and apart, and crossing beats both answers") {
+  Rng rng(29);
+  int tested = 0, taken = 0, below_both = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Problem p = test::random_problem(rng, spec());
+    const auto x = random_feasible(p, rng), y = random_feasible(p, rng);
+    if (!x || !y) continue;
+    ++tested;
+    const std::vector<coordinator::RegionChange> parts = coordinator::difference_changes(p, *x, *y);
+    std::vector<int> component(p.num_nodes(), -1);
+    Total sum = 0;
+    for (const coordinator::RegionChange& c : parts) {
+      REQUIRE(c.nodes.size() == c.labels.size());
+      REQUIRE_FALSE(c.nodes.empty());
+      std::vector<Strategy> one = *x;
+      for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+        CHECK(c.labels[i] == (*y)[c.nodes[i]]);
+        CHECK(component[c.nodes[i]] == -1);
+        component[c.nodes[i]] = static_cast<int>(c.region);
+        one[c.nodes[i]] = c.labels[i];
+      }
+      // each component alone moves the cost by its gain, exactly
+      CHECK(evaluate(p, one).cost == evaluate(p, *x).cost - c.gain);
+      sum += c.gain;
+    }
+    for (NodeId v = 0; v < p.num_nodes(); ++v) CHECK(((*x)[v] != (*y)[v]) == (component[v] >= 0));
+    for (EdgeId e = 0; e < p.num_edges(); ++e) {
+      const int a = component[p.edge_u(e)], b = component[p.edge_v(e)];
+      CHECK((a < 0 || b < 0 || a == b));  // no edge between two components
+    }
+    CHECK(sum == evaluate(p, *x).cost - evaluate(p, *y).cost);
+    // Crossing: the assembly of the components keeps x feasible and never dearer.
+    std::vector<Strategy> z = *x;
+    std::vector<Total> usage = coordinator::usage_profile(p, z);
+    const coordinator::AssemblyOutcome a = coordinator::assemble(p, z, usage, parts);
+    const Evaluation e = evaluate(p, z);
+    CHECK(e.feasible);
+    CHECK(e.cost == evaluate(p, *x).cost - a.gain);
+    taken += a.accepted > 0;
+    // The coordinator's crossing (RegionRounds::conclude) ends no dearer than either answer,
+    // and in some draws cheaper than both.
+    const Reduced r = Reduced::build(p, true);
+    RegionRounds rounds(p, r, test::deterministic_options(1, 1), 1, *x);
+    const Total cx = evaluate(p, *x).cost, cy = evaluate(p, *y).cost;
+    const coordinator::AssemblyOutcome c = rounds.conclude(*y, cy, {});
+    const Evaluation f = evaluate(p, rounds.incumbent());
+    CHECK(f.feasible);
+    CHECK(f.cost == rounds.cost());
+    CHECK(rounds.cost() <= std::min(cx, cy));
+    below_both += rounds.cost() < std::min(cx, cy);
+    CHECK((rounds.cost() < std::min(cx, cy)) == (c.crossed > 0));
+  }
+  CHECK(tested > 50);
+  CHECK(taken > 10);
+  CHECK(below_both > 5);
+}
+
+TEST_CASE("regional: region ranks spend rank 0's work, what is left of it in one last round") {
+  const std::uint64_t million = 1000000;
+  RegionBudget budget(14, 8);  // 7 region ranks, 2 regions each
+  // rank 0's phases: its start, pricing rounds, a long one, then a last one never matched
+  const std::vector<std::uint64_t> phases = {4256 * million, 292 * million, 4213 * million,
+                                             1776 * million};
+  std::uint64_t total = 0, given = 0;
+  for (std::size_t i = 0; i + 1 < phases.size(); ++i) {
+    given += budget.round(phases[i]) * 2 * million;
+    total += phases[i];
+  }
+  total += phases.back();
+  CHECK(given <= total - phases.back());
+  const std::uint64_t left = budget.last_round(total);
+  CHECK(left == total - given);
+  given += budget.round(left) * 2 * million;
+  CHECK(given <= total);
+  CHECK(given + 2 * million > total);    // every rank's work is rank 0's, within the rounding
+  CHECK(budget.last_round(total) == 0);  // one last round only
+  // Without region ranks, or with less than a million units per region left, none.
+  RegionBudget alone(2, 1);
+  CHECK(alone.last_round(100 * million) == 0);
+  RegionBudget spent(14, 8);
+  spent.round(10 * million);
+  CHECK(spent.last_round(11 * million) == 0);
+  CHECK(spent.last_round(12 * million) == 2 * million);
+}
+
 TEST_CASE("regional: changes cross the wire unchanged, and a malformed message is refused") {
   const Problem p = memory_instance(50, 3);
   NodeId wide = 0;  // a node with more than one strategy
@@ -214,13 +300,21 @@ TEST_CASE("regional: a round's stale changes end in a feasible incumbent of exac
   CHECK(own.refused == 0);
   CHECK(own.gain == claimed);
   CHECK(same.cost() == evaluate(p, same.incumbent()).cost);
-  // Onto rank 0's better answer: it is taken, and what is assembled into it stays exact.
+  // With rank 0's better answer: the changes still go into the incumbent they were made
+  // from, and the cheaper of the two takes the other's cheaper components.
   const coordinator::AssemblyOutcome onto =
       rounds.conclude(better.assignment, *better.cost, changes);
+  CHECK(onto.refused == 0);
+  CHECK(onto.gain == claimed);
   const Evaluation e = evaluate(p, rounds.incumbent());
   CHECK(e.feasible);
   CHECK(e.cost == rounds.cost());
-  CHECK(rounds.cost() == *better.cost - onto.gain);
+  CHECK(rounds.cost() <= std::min(*better.cost, same.cost()));
+  // The other way round (rank 0's answer the dearer one) ends no dearer either.
+  RegionRounds cheap = same;
+  cheap.conclude(base.assignment(), base.cost(), {});
+  CHECK(cheap.cost() <= same.cost());
+  CHECK(cheap.cost() == evaluate(p, cheap.incumbent()).cost);
 }
 
 TEST_CASE("regional: contract_nearest matches contract wherever the input is representable") {

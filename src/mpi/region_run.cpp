@@ -85,11 +85,12 @@ struct RegionRun {
 };
 
 // One rank's share of a round: rank 0 runs its phase (or lets its running member search
-// until the round's end), the others improve their regions of the round's incumbent.
-// Returns their changes; phase_work gets rank 0's phase's work.
+// until the round's end), the others improve their regions of the round's incumbent (by
+// `work` million units each when deterministic). Returns their changes; phase_work gets
+// rank 0's phase's work.
 std::vector<coordinator::RegionChange> round_share(const RegionRun& run, RegionRounds& rounds,
                                                    std::optional<RunningMember>& member,
-                                                   std::uint64_t last, std::uint64_t& phase_work) {
+                                                   std::uint64_t work, std::uint64_t& phase_work) {
   const DistributedOptions& d = run.d;
   const double round_end = run.stop.elapsed() + d.region_seconds;
   std::vector<coordinator::RegionChange> mine;
@@ -111,22 +112,26 @@ std::vector<coordinator::RegionChange> round_share(const RegionRun& run, RegionR
       // the round's time left, shared among the regions left
       const double seconds =
           std::max(0.0, round_end - run.stop.elapsed()) / static_cast<double>(regions.size() - j);
-      mine.push_back(rounds.improve(regions[j], region_work(last, rounds.regions(), ranks), seconds,
-                                    run.stop));
+      mine.push_back(rounds.improve(regions[j], work, seconds, run.stop));
     }
   }
   return mine;
 }
 
 // Rank 0's end of a round: the ranks' messages (a stop flag, then their packed changes)
-// merged into the incumbent. Stops when any rank asks to or (deterministic) rank 0's work
-// is spent: the region ranks' work is rank 0's, so only rank 0 reports work left.
+// merged into the incumbent. Stops when any rank asks to or (deterministic) no work is left:
+// the region ranks' work is rank 0's (`budget`), so only rank 0 reports work left. `next`,
+// rank 0's phase's work, becomes the region ranks' work in a last round once rank 0's is
+// spent.
 bool end_region_round(const RegionRun& run, RegionRounds& rounds,
-                      const std::vector<std::vector<std::int64_t>>& messages, std::uint64_t round) {
+                      const std::vector<std::vector<std::int64_t>>& messages, std::uint64_t round,
+                      RegionBudget& budget, std::uint64_t& next) {
   std::vector<coordinator::RegionChange> changes;
   std::size_t bytes = 0;
   std::vector<coordinator::PhaseReport> reports(messages.size());
-  reports[0].work_left = run.o.deterministic && !run.portfolio.spent();  // (not read while running)
+  // (a running member's portfolio is not read: it is never deterministic)
+  if (run.o.deterministic && run.portfolio.spent()) next = budget.last_round(run.portfolio.work());
+  reports[0].work_left = run.o.deterministic && (!run.portfolio.spent() || next > 0);
   for (std::size_t i = 0; i < messages.size(); ++i) {
     const std::vector<std::int64_t>& m = messages[i];
     reports[i].stop = m.at(0) != 0;
@@ -138,9 +143,11 @@ bool end_region_round(const RegionRun& run, RegionRounds& rounds,
   const coordinator::AssemblyOutcome end =
       end_round(run.p, run.r, rounds, run.portfolio, run.store, std::move(changes));
   if (run.size > 1)
-    run.log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
-                 static_cast<unsigned long long>(round + 1), to_string(run.store.cost()).c_str(),
-                 end.accepted, end.refused, bytes);
+    run.log.info(
+        "round %llu: cost %s, %zu region changes kept, %zu refused, %zu components crossed, "
+        "%zu bytes gathered",
+        static_cast<unsigned long long>(round + 1), to_string(run.store.cost()).c_str(),
+        end.accepted, end.refused, end.crossed, bytes);
   return coordinator::stop_after_phase(reports, run.o.deterministic);
 }
 
@@ -165,9 +172,10 @@ void run_regions(const Problem& p, const Reduced& r, const SolverOptions& o,
   share_incumbent(x, cost, comm);
   RegionRounds rounds(p, r, o, region_count(run.size, d), x);
   // The work of rank 0's last phase (in the first round: its start's), which deterministic
-  // region ranks spend in the round.
+  // region ranks spend in the round; after rank 0's last phase, what they have left of it.
   std::uint64_t last = portfolio.work();
   MPI_Bcast(&last, 1, MPI_UINT64_T, 0, comm);
+  RegionBudget budget(rounds.regions(), static_cast<std::size_t>(run.size));
   std::optional<RunningMember> member;
   if (run.rank == 0 && !o.deterministic && portfolio.polishers() > 0)
     member.emplace(portfolio, stop, store);
@@ -175,7 +183,7 @@ void run_regions(const Problem& p, const Reduced& r, const SolverOptions& o,
     rounds.begin(round);
     std::uint64_t phase_work = 0;
     const std::vector<coordinator::RegionChange> mine =
-        round_share(run, rounds, member, last, phase_work);
+        round_share(run, rounds, member, budget.round(last), phase_work);
     // (a deterministic run stops by work, judged on rank 0, or by a signal)
     const bool stopping_here = member            ? member->stopped()
                                : o.deterministic ? stop.stop_requested()
@@ -184,10 +192,11 @@ void run_regions(const Problem& p, const Reduced& r, const SolverOptions& o,
     const std::vector<std::int64_t> packed = pack_changes(mine);
     message.insert(message.end(), packed.begin(), packed.end());
     const auto messages = gather_messages(message, run.rank, run.size, comm);
-    std::int64_t decision[2] = {0, static_cast<std::int64_t>(phase_work)};
+    std::int64_t decision[2] = {0, 0};
     if (run.rank == 0) {
-      const bool stopping = end_region_round(run, rounds, messages, round);
+      const bool stopping = end_region_round(run, rounds, messages, round, budget, phase_work);
       decision[0] = stopping ? 1 : 0;
+      decision[1] = static_cast<std::int64_t>(phase_work);
       // The member stops before the last checkpoint, which then holds its prices.
       if (stopping && member) member->finish();
       after_round(stopping, round, member && !stopping);

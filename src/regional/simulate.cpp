@@ -50,16 +50,19 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
                                   : std::max<std::size_t>(1, std::thread::hardware_concurrency());
   RegionRounds rounds(p, r, o, region_count(ranks, d), store.assignment());
   // The work of rank 0's last phase, which the region ranks spend in the next round (in the
-  // first: the start's).
+  // first: the start's); once rank 0's is spent, what they have left of it.
   std::uint64_t last = whole.work();
-  for (std::uint64_t round = 0; !whole.spent() && !stop.stop_requested(); ++round) {
+  RegionBudget budget(rounds.regions(), ranks);
+  for (std::uint64_t round = 0; !stop.stop_requested(); ++round) {
+    if (whole.spent() && (last = budget.last_round(whole.work())) == 0) break;
     rounds.begin(round);
     const std::uint64_t before = whole.work();
-    // The region ranks' solves, each from the round's incumbent, beside rank 0's phase.
+    // The region ranks' solves, each from the round's incumbent, beside rank 0's phase (none
+    // in the last round: rank 0's run returns at once).
     std::vector<std::uint32_t> regions;  // rank 1's, then rank 2's, ...
     for (std::size_t rank = 1; rank < ranks; ++rank)
       for (std::uint32_t i : rounds.assigned(rank - 1, ranks - 1)) regions.push_back(i);
-    const std::uint64_t work = region_work(last, rounds.regions(), ranks);
+    const std::uint64_t work = budget.round(last);
     std::vector<coordinator::RegionChange> changes(regions.size());
     side_by_side(
         threads, regions.size(), [&] { whole.run(stop, store, d.sync_rounds); },
@@ -71,9 +74,10 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
         end_round(p, r, rounds, whole, store, std::move(changes));
     log.info(
         "round %llu of %zu ranks: cost %s, %zu region changes kept, %zu refused, "
-        "%zu bytes, work per rank %llu",
+        "%zu components crossed, %zu bytes, work per rank %llu",
         static_cast<unsigned long long>(round + 1), ranks, to_string(store.cost()).c_str(),
-        end.accepted, end.refused, bytes, static_cast<unsigned long long>(whole.work() / 1000000));
+        end.accepted, end.refused, end.crossed, bytes,
+        static_cast<unsigned long long>(whole.work() / 1000000));
   }
   return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
 }

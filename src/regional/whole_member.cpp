@@ -10,10 +10,29 @@ std::size_t region_count(std::size_t ranks, const DistributedOptions& d) {
   return std::max<std::size_t>(2, (ranks > 0 ? ranks - 1 : 0) * d.regions_per_rank);
 }
 
+namespace {
+// The regions each region rank improves in a round (at least one).
+std::size_t regions_per_rank(std::size_t regions, std::size_t ranks) {
+  return std::max<std::size_t>(1, regions / std::max<std::size_t>(1, ranks > 0 ? ranks - 1 : 0));
+}
+}  // namespace
+
 std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t ranks) {
-  const std::size_t region_ranks = std::max<std::size_t>(1, ranks > 0 ? ranks - 1 : 0);
-  const std::size_t per_rank = std::max<std::size_t>(1, regions / region_ranks);
-  return std::max<std::uint64_t>(1, work / per_rank / 1000000);
+  return std::max<std::uint64_t>(1, work / regions_per_rank(regions, ranks) / 1000000);
+}
+
+std::uint64_t RegionBudget::round(std::uint64_t phase) {
+  const std::uint64_t work = region_work(phase, regions_, ranks_);
+  given_ += work * regions_per_rank(regions_, ranks_) * 1000000;
+  return work;
+}
+
+std::uint64_t RegionBudget::last_round(std::uint64_t total) {
+  // less than a million units per region is not worth a round (region_work gives at least one)
+  if (last_ || ranks_ < 2 || total < given_ + regions_per_rank(regions_, ranks_) * 1000000)
+    return 0;
+  last_ = true;
+  return total - given_;
 }
 
 coordinator::AssemblyOutcome end_round(const Problem& p, const Reduced& r, RegionRounds& rounds,
@@ -22,7 +41,7 @@ coordinator::AssemblyOutcome end_round(const Problem& p, const Reduced& r, Regio
   auto [y, has] = store.snapshot();
   const coordinator::AssemblyOutcome outcome = rounds.conclude(
       has ? y : std::vector<Strategy>{}, has ? store.cost() : 0, std::move(changes));
-  if (outcome.accepted == 0) return outcome;
+  if (has && rounds.cost() >= store.cost()) return outcome;  // nothing the member lacks
   const Evaluation e = evaluate(p, rounds.incumbent());
   if (!e.feasible) return outcome;  // cannot happen: the assembly keeps the limit
   store.offer(rounds.incumbent(), e.cost, "regions");
