@@ -187,11 +187,22 @@ TEST_CASE("regional: difference components are exact and apart, and crossing bea
     CHECK(e.feasible);
     CHECK(e.cost == evaluate(p, *x).cost - a.gain);
     taken += a.accepted > 0;
-    // The coordinator's crossing (RegionRounds::conclude) ends no dearer than either answer,
-    // and in some draws cheaper than both.
+    // The coordinator's crossing (RegionRounds::conclude): an incumbent that region work
+    // took from w to x, crossed with the member's best y, ends no dearer than either, and in some
+    // draws cheaper than both.
     const Reduced r = Reduced::build(p, true);
-    RegionRounds rounds(p, r, test::deterministic_options(1, 1), 1, *x);
+    const auto w = random_feasible(p, rng);
     const Total cx = evaluate(p, *x).cost, cy = evaluate(p, *y).cost;
+    if (!w || evaluate(p, *w).cost <= cx) continue;
+    RegionRounds rounds(p, r, test::deterministic_options(1, 1), 1, *w);
+    coordinator::RegionChange to_x;
+    to_x.gain = evaluate(p, *w).cost - cx;
+    for (NodeId v = 0; v < p.num_nodes(); ++v) {
+      to_x.nodes.push_back(v);
+      to_x.labels.push_back((*x)[v]);
+    }
+    REQUIRE(rounds.conclude({}, 0, {to_x}).accepted == 1);
+    REQUIRE(rounds.incumbent() == *x);
     const coordinator::AssemblyOutcome c = rounds.conclude(*y, cy, {});
     const Evaluation f = evaluate(p, rounds.incumbent());
     CHECK(f.feasible);
@@ -199,10 +210,14 @@ TEST_CASE("regional: difference components are exact and apart, and crossing bea
     CHECK(rounds.cost() <= std::min(cx, cy));
     below_both += rounds.cost() < std::min(cx, cy);
     CHECK((rounds.cost() < std::min(cx, cy)) == (c.crossed > 0));
+    // Without region work the incumbent is the member's older answer: replaced, not crossed.
+    RegionRounds plain(p, r, test::deterministic_options(1, 1), 1, *x);
+    CHECK(plain.conclude(*y, cy, {}).crossed == 0);
+    CHECK(plain.incumbent() == (cy < cx ? *y : *x));
   }
   CHECK(tested > 50);
   CHECK(taken > 10);
-  CHECK(below_both > 5);
+  CHECK(below_both > 10);
 }
 
 TEST_CASE("regional: region ranks spend rank 0's work, what is left of it in one last round") {

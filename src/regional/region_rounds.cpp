@@ -83,7 +83,15 @@ coordinator::AssemblyOutcome RegionRounds::conclude(
   // The changes were made from the round's incumbent: they go into it, not into the member's.
   coordinator::AssemblyOutcome a = coordinator::assemble(p_, x_, usage_, std::move(changes));
   cost_ -= a.gain;
-  if (whole.empty() || whole == x_) return a;
+  regional_ = regional_ || a.accepted > 0;
+  if (whole.empty()) return a;
+  // An incumbent without region work is an older answer of the member's own, which the
+  // member has had its say on: it is replaced, uncrossed (so one simulated rank stays the
+  // single-process run).
+  if (!regional_) {
+    if (cost < cost_) adopt(whole, cost);
+    return a;
+  }
   // The cheaper of the two answers takes the other's cheaper components, so that neither the
   // rounds' work on the incumbent nor the member's answer is lost when the other wins.
   // (a component that did not fit may fit once another has freed memory: in passes)
@@ -92,13 +100,14 @@ coordinator::AssemblyOutcome RegionRounds::conclude(
     donor.swap(x_);
     adopt(whole, cost);
   }
-  for (int pass = 0; pass < o_.crossover.passes; ++pass) {
+  for (int pass = 0; pass < o_.crossover.passes && x_ != donor; ++pass) {
     const coordinator::AssemblyOutcome c =
         coordinator::assemble(p_, x_, usage_, coordinator::difference_changes(p_, x_, donor));
     cost_ -= c.gain;
     a.crossed += c.accepted;
     if (c.accepted == 0) break;
   }
+  regional_ = x_ != whole;
   return a;
 }
 

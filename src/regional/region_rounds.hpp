@@ -41,7 +41,8 @@ class RegionRounds {
   // incumbent, are assembled into it; then the cheaper of it and the whole-problem member's
   // best `whole` (feasible, cost `cost`; empty for none) becomes the incumbent and takes the
   // other's components that lower its cost within the limit (difference_changes, in up to
-  // crossover.passes passes; the outcome's `crossed`).
+  // crossover.passes passes; the outcome's `crossed`). An incumbent without region work
+  // (with one rank, always) is not crossed: the member's best simply replaces it.
   coordinator::AssemblyOutcome conclude(const std::vector<Strategy>& whole, Total cost,
                                         std::vector<coordinator::RegionChange> changes);
 
@@ -60,6 +61,7 @@ class RegionRounds {
   std::vector<Total> usage_, room_;         // the incumbent's usage, everyone's room
   std::vector<Strategy> x_;
   Total cost_ = 0;
+  bool regional_ = false;  // x_ holds region work the member's best lacks (conclude)
   std::uint64_t round_ = 0;
 };
 
