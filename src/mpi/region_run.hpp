@@ -3,10 +3,11 @@
 // timed run with polishers without a pause from the first round to the last, otherwise in
 // phases (of --sync-rounds pricing rounds when deterministic). Ranks 1..k-1 improve their
 // regions of the round's incumbent for --distributed-region-seconds (by the work of rank 0's
-// last phase in a deterministic run, which then gives what --simulate-ranks k gives). At a
-// round's end the region ranks' changes are gathered on rank 0 (one Gatherv of int64: the
-// changed nodes only); rank 0 assembles them into the better of its best and the incumbent,
-// and broadcasts the stop decision and the new incumbent. With one rank this is the
+// last phase in a deterministic run, and what is left of it in a last round, which then
+// gives what --simulate-ranks k gives). At a round's end the region ranks' changes are
+// gathered on rank 0 (one Gatherv of int64: the changed nodes only); rank 0 assembles them
+// into the incumbent, crosses it with its own best (RegionRounds::conclude), and broadcasts
+// the stop decision and the new incumbent. With one rank this is the
 // single-process run with checkpoints.
 #pragma once
 
