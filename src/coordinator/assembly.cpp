@@ -156,37 +156,4 @@ AssemblyOutcome assemble(const Problem& p, std::vector<Strategy>& x, std::vector
   return out;
 }
 
-std::vector<RegionChange> difference_changes(const Problem& p, std::span<const Strategy> x,
-                                             std::span<const Strategy> donor) {
-  std::vector<RegionChange> out;
-  const std::vector<Strategy> after(donor.begin(), donor.end()), before(x.begin(), x.end());
-  std::vector<bool> seen(p.num_nodes(), false);
-  std::vector<NodeId> stack;
-  for (NodeId s = 0; s < p.num_nodes(); ++s) {
-    if (x[s] == donor[s] || seen[s]) continue;
-    RegionChange c;
-    c.region = static_cast<std::uint32_t>(out.size());
-    seen[s] = true;
-    stack.push_back(s);
-    while (!stack.empty()) {
-      const NodeId v = stack.back();
-      stack.pop_back();
-      c.nodes.push_back(v);
-      for (EdgeId e : p.incident_edges(v)) {
-        const NodeId o = p.edge_u(e) == v ? p.edge_v(e) : p.edge_u(e);
-        if (x[o] != donor[o] && !seen[o]) {
-          seen[o] = true;
-          stack.push_back(o);
-        }
-      }
-    }
-    std::sort(c.nodes.begin(), c.nodes.end());
-    for (NodeId v : c.nodes) c.labels.push_back(donor[v]);
-    // every neighbour of the component outside it has the same label in both answers
-    c.gain = -cost_change(p, before, after, c.nodes);
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
 }  // namespace iopddl::inline v0::coordinator

@@ -8,9 +8,7 @@
 //  - the assembly: the regions' changes applied to the incumbent, the largest reported
 //    gain first, each only if, on top of those already applied, it lowers the exact cost
 //    (edges between two changed regions are counted with both new labels) and keeps every
-//    time segment under the limit;
-//  - the crossing of two answers (partition crossover): one change per connected component
-//    of the nodes where they differ, assembled like the regions' changes.
+//    time segment under the limit.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +46,6 @@ struct AssemblyOutcome {
   std::size_t accepted = 0;  // changes applied
   std::size_t refused = 0;   // changes that would have raised the cost or passed the limit
   Total gain = 0;            // the exact cost the incumbent lost
-  std::size_t crossed = 0;   // components of another answer taken (RegionRounds::conclude)
 };
 
 // Applies `changes` to `x` (whose usage per segment is `usage`, kept up to date) as above.
@@ -56,12 +53,5 @@ struct AssemblyOutcome {
 // skipped. `x` stays feasible if it was.
 AssemblyOutcome assemble(const Problem& p, std::vector<Strategy>& x, std::vector<Total>& usage,
                          std::vector<RegionChange> changes);
-
-// The changes that move `x` towards `donor`: one per connected component (over the edges of
-// `p`) of the nodes where they differ, with the donor's labels and the exact cost `x` loses
-// by taking them (no edge joins two components, so their gains add up; only memory couples
-// them), numbered from 0 in the order of their least node.
-std::vector<RegionChange> difference_changes(const Problem& p, std::span<const Strategy> x,
-                                             std::span<const Strategy> donor);
 
 }  // namespace iopddl::inline v0::coordinator

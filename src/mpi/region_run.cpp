@@ -143,11 +143,9 @@ bool end_region_round(const RegionRun& run, RegionRounds& rounds,
   const coordinator::AssemblyOutcome end =
       end_round(run.p, run.r, rounds, run.portfolio, run.store, std::move(changes));
   if (run.size > 1)
-    run.log.info(
-        "round %llu: cost %s, %zu region changes kept, %zu refused, %zu components crossed, "
-        "%zu bytes gathered",
-        static_cast<unsigned long long>(round + 1), to_string(run.store.cost()).c_str(),
-        end.accepted, end.refused, end.crossed, bytes);
+    run.log.info("round %llu: cost %s, %zu region changes kept, %zu refused, %zu bytes gathered",
+                 static_cast<unsigned long long>(round + 1), to_string(run.store.cost()).c_str(),
+                 end.accepted, end.refused, bytes);
   return coordinator::stop_after_phase(reports, run.o.deterministic);
 }
 

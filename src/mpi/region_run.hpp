@@ -6,8 +6,8 @@
 // last phase in a deterministic run, and what is left of it in a last round, which then
 // gives what --simulate-ranks k gives). At a round's end the region ranks' changes are
 // gathered on rank 0 (one Gatherv of int64: the changed nodes only); rank 0 assembles them
-// into the incumbent, crosses it with its own best (RegionRounds::conclude), and broadcasts
-// the stop decision and the new incumbent. With one rank this is the
+// into the better of its best and the incumbent, and broadcasts the stop decision and the
+// new incumbent. With one rank this is the
 // single-process run with checkpoints.
 #pragma once
 

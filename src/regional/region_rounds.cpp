@@ -80,34 +80,9 @@ void RegionRounds::adopt(std::vector<Strategy> x, Total cost) {
 coordinator::AssemblyOutcome RegionRounds::conclude(
     const std::vector<Strategy>& whole, Total cost,
     std::vector<coordinator::RegionChange> changes) {
-  // The changes were made from the round's incumbent: they go into it, not into the member's.
-  coordinator::AssemblyOutcome a = coordinator::assemble(p_, x_, usage_, std::move(changes));
+  if (!whole.empty() && cost < cost_) adopt(whole, cost);
+  const coordinator::AssemblyOutcome a = coordinator::assemble(p_, x_, usage_, std::move(changes));
   cost_ -= a.gain;
-  regional_ = regional_ || a.accepted > 0;
-  if (whole.empty()) return a;
-  // An incumbent without region work is an older answer of the member's own, which the
-  // member has had its say on: it is replaced, uncrossed (so one simulated rank stays the
-  // single-process run).
-  if (!regional_) {
-    if (cost < cost_) adopt(whole, cost);
-    return a;
-  }
-  // The cheaper of the two answers takes the other's cheaper components, so that neither the
-  // rounds' work on the incumbent nor the member's answer is lost when the other wins.
-  // (a component that did not fit may fit once another has freed memory: in passes)
-  std::vector<Strategy> donor = whole;
-  if (cost < cost_) {
-    donor.swap(x_);
-    adopt(whole, cost);
-  }
-  for (int pass = 0; pass < o_.crossover.passes && x_ != donor; ++pass) {
-    const coordinator::AssemblyOutcome c =
-        coordinator::assemble(p_, x_, usage_, coordinator::difference_changes(p_, x_, donor));
-    cost_ -= c.gain;
-    a.crossed += c.accepted;
-    if (c.accepted == 0) break;
-  }
-  regional_ = x_ != whole;
   return a;
 }
 

@@ -37,12 +37,9 @@ class RegionRounds {
   // ends. The change holds the region's nodes whose label changed.
   coordinator::RegionChange improve(std::uint32_t i, std::uint64_t work, double seconds,
                                     const StopControl& stop) const;
-  // The coordinator's end of a round: the regions' changes, made from the round's
-  // incumbent, are assembled into it; then the cheaper of it and the whole-problem member's
-  // best `whole` (feasible, cost `cost`; empty for none) becomes the incumbent and takes the
-  // other's components that lower its cost within the limit (difference_changes, in up to
-  // crossover.passes passes; the outcome's `crossed`). An incumbent without region work
-  // (with one rank, always) is not crossed: the member's best simply replaces it.
+  // The coordinator's end of a round: the whole-problem member's best `whole` (feasible,
+  // cost `cost`; empty for none) replaces the incumbent if it is cheaper, then the regions'
+  // changes, made from the round's incumbent, are assembled into it.
   coordinator::AssemblyOutcome conclude(const std::vector<Strategy>& whole, Total cost,
                                         std::vector<coordinator::RegionChange> changes);
 
@@ -61,7 +58,6 @@ class RegionRounds {
   std::vector<Total> usage_, room_;         // the incumbent's usage, everyone's room
   std::vector<Strategy> x_;
   Total cost_ = 0;
-  bool regional_ = false;  // x_ holds region work the member's best lacks (conclude)
   std::uint64_t round_ = 0;
 };
 

@@ -74,10 +74,9 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
         end_round(p, r, rounds, whole, store, std::move(changes));
     log.info(
         "round %llu of %zu ranks: cost %s, %zu region changes kept, %zu refused, "
-        "%zu components crossed, %zu bytes, work per rank %llu",
+        "%zu bytes, work per rank %llu",
         static_cast<unsigned long long>(round + 1), ranks, to_string(store.cost()).c_str(),
-        end.accepted, end.refused, end.crossed, bytes,
-        static_cast<unsigned long long>(whole.work() / 1000000));
+        end.accepted, end.refused, bytes, static_cast<unsigned long long>(whole.work() / 1000000));
   }
   return {store.has_solution() ? SolveStatus::kFeasible : SolveStatus::kNoSolution, ""};
 }

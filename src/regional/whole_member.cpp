@@ -41,7 +41,7 @@ coordinator::AssemblyOutcome end_round(const Problem& p, const Reduced& r, Regio
   auto [y, has] = store.snapshot();
   const coordinator::AssemblyOutcome outcome = rounds.conclude(
       has ? y : std::vector<Strategy>{}, has ? store.cost() : 0, std::move(changes));
-  if (has && rounds.cost() >= store.cost()) return outcome;  // nothing the member lacks
+  if (outcome.accepted == 0) return outcome;
   const Evaluation e = evaluate(p, rounds.incumbent());
   if (!e.feasible) return outcome;  // cannot happen: the assembly keeps the limit
   store.offer(rounds.incumbent(), e.cost, "regions");

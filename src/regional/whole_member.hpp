@@ -2,13 +2,13 @@
 // simulated in one process) sizes the rounds and ends each one. A round: every rank holds
 // the same incumbent and cuts the same regions; rank 0 runs its single-process solver for a
 // phase while the other ranks improve their regions of the incumbent (region_rounds.hpp),
-// each with the work rank 0 did in the phase before; rank 0 then assembles the regions'
-// changes into the incumbent they were made from, crosses the result with its own best (the
-// cheaper takes the other's cheaper components) and sends it to every rank, whose next round
-// starts from it. The assembly checks every change against the exact cost and the limit, so
-// a change that no longer fits is refused, never harmful. Without the crossing, the regions'
-// rounds before the member's first good answer were lost to it (1,000,000 nodes, k = 8:
-// rounds 2-7 took 1,041e9 to 919e9, then the member's 907e9 replaced it).
+// each with the work rank 0 did in the phase before; rank 0 then takes the better of its own
+// best and the incumbent, assembles the regions' changes into it and sends the result to
+// every rank, whose next round starts from it. Region changes are made from the round's
+// incumbent, which rank 0 may have improved meanwhile: the assembly checks each against the
+// exact cost and the limit, so a stale change is refused, never harmful. (Crossing the
+// incumbent with rank 0's newer answer instead, so that region work done before it is not
+// lost, made N worse: bench/README.md, "Scaling".)
 #pragma once
 
 #include <cstdint>
@@ -48,11 +48,11 @@ class RegionBudget {
   bool last_ = false;
 };
 
-// Rank 0's end of a round (`r`: `p` reduced): the regions' `changes` are assembled into the
-// incumbent, which is then crossed with the whole-problem member's best (`store`'s;
-// RegionRounds::conclude); a result cheaper than the member's best goes to `store` (the
-// reference evaluator's cost) and to the member's workers, which take it at their next round
-// (the member may be running in another thread). Returns what the assembly did.
+// Rank 0's end of a round (`r`: `p` reduced): the regions' `changes` are assembled into the better
+// of the incumbent and the whole-problem member's best (`store`'s); an assembly that improved it
+// goes to `store` (the reference evaluator's cost) and to the member's workers, which take
+// it at their next round (the member may be running in another thread). Returns what the
+// assembly did.
 coordinator::AssemblyOutcome end_round(const Problem& p, const Reduced& r, RegionRounds& rounds,
                                        Portfolio& whole, IncumbentStore& store,
                                        std::vector<coordinator::RegionChange> changes);
