@@ -7,8 +7,7 @@
 // gives what --simulate-ranks k gives). At a round's end the region ranks' changes are
 // gathered on rank 0 (one Gatherv of int64: the changed nodes only); rank 0 assembles them
 // into the better of its best and the incumbent, and broadcasts the stop decision and the
-// new incumbent. With one rank this is the
-// single-process run with checkpoints.
+// new incumbent. With one rank this is the single-process run with checkpoints.
 #pragma once
 
 #include <mpi.h>

@@ -17,22 +17,18 @@ std::size_t regions_per_rank(std::size_t regions, std::size_t ranks) {
 }
 }  // namespace
 
-std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t ranks) {
-  return std::max<std::uint64_t>(1, work / regions_per_rank(regions, ranks) / 1000000);
-}
-
 std::uint64_t RegionBudget::round(std::uint64_t phase) {
-  const std::uint64_t work = region_work(phase, regions_, ranks_);
-  given_ += work * regions_per_rank(regions_, ranks_) * 1000000;
+  const std::size_t per_rank = regions_per_rank(regions_, ranks_);
+  const std::uint64_t work = std::max<std::uint64_t>(1, phase / per_rank / 1000000);
+  given_ += work * per_rank * 1000000;
   return work;
 }
 
-std::uint64_t RegionBudget::last_round(std::uint64_t total) {
-  // less than a million units per region is not worth a round (region_work gives at least one)
-  if (last_ || ranks_ < 2 || total < given_ + regions_per_rank(regions_, ranks_) * 1000000)
-    return 0;
-  last_ = true;
-  return total - given_;
+std::uint64_t RegionBudget::last_round(std::uint64_t total) const {
+  // Less than a million units per region is not worth a round (a round gives at least one);
+  // a last round spends all but less than that, so it comes once.
+  const std::uint64_t least = regions_per_rank(regions_, ranks_) * 1000000;
+  return ranks_ < 2 || total < given_ + least ? 0 : total - given_;
 }
 
 coordinator::AssemblyOutcome end_round(const Problem& p, const Reduced& r, RegionRounds& rounds,

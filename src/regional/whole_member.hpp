@@ -26,26 +26,23 @@ namespace iopddl::inline v0 {
 // warm-started solves did not beat the incumbent on N, 13 rounds, k = 2; two halves gained
 // 16 %).
 std::size_t region_count(std::size_t ranks, const DistributedOptions& d);
-// Work (in millions, at least one) for each region when rank 0's last phase did `work` units.
-std::uint64_t region_work(std::uint64_t work, std::size_t regions, std::size_t ranks);
-
 // What the region ranks of a deterministic run may spend: in each round the work of rank 0's
-// phase before (region_work), and once rank 0's work is spent, in one last round, what is left
+// phase before, and once rank 0's work is spent, in one last round, what is left
 // of rank 0's total, so that every rank does the same work (without it, the work of rank 0's
 // last phase was never matched: on 1,000,000 nodes, k = 8, 1,776 of 12,000 units).
 class RegionBudget {
  public:
   RegionBudget(std::size_t regions, std::size_t ranks) : regions_(regions), ranks_(ranks) {}
-  // The work (millions) for each region of a round after a phase of rank 0 of `phase` units,
-  // counted as given to every region rank.
+  // The work (millions, at least one) for each region of a round after a phase of rank 0 of
+  // `phase` units, counted as given to every region rank.
   std::uint64_t round(std::uint64_t phase);
-  // The units left for a last round when rank 0 did `total` in all (0: none, or one ran).
-  std::uint64_t last_round(std::uint64_t total);
+  // The units left for a last round when rank 0 did `total` in all (0: none, or one ran:
+  // after it less than a round's least is left).
+  std::uint64_t last_round(std::uint64_t total) const;
 
  private:
   std::size_t regions_, ranks_;
   std::uint64_t given_ = 0;  // units given to each region rank
-  bool last_ = false;
 };
 
 // Rank 0's end of a round (`r`: `p` reduced): the regions' `changes` are assembled into the better
