@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "coordinator/assembly.hpp"
@@ -148,6 +149,62 @@ TEST_CASE("regional: the assembly keeps the incumbent feasible and its gain exac
   CHECK(improved > 10);
 }
 
+TEST_CASE(
+    "regional: past max-regions, ranks improve copies, and one change per region is applied") {
+  DistributedOptions d;
+  d.max_regions = 4;
+  CHECK(region_count(2, d) == 2);
+  CHECK(region_count(4, d) == 3);
+  CHECK(region_count(11, d) == 4);
+  const Problem p = memory_instance(300, 3);
+  const Reduced r = Reduced::build(p, true);
+  SolverOptions o = test::deterministic_options(2, 1);
+  RegionRounds rounds(p, r, o, region_count(11, d), std::vector<Strategy>(p.num_nodes(), 0));
+  rounds.begin(0);
+  // 10 region ranks on 4 regions: every region improved, by two or three ranks, in copies apart
+  std::vector<std::vector<std::uint32_t>> copies(4);
+  for (std::size_t w = 0; w < 10; ++w) {
+    const std::vector<RegionRounds::Task> t = rounds.assigned(w, 10);
+    REQUIRE(t.size() == 1);
+    copies.at(t[0].region).push_back(t[0].copy);
+  }
+  for (const auto& c : copies) {
+    CHECK(c.size() >= 2);
+    CHECK(std::set<std::uint32_t>(c.begin(), c.end()).size() == c.size());
+  }
+  // No more ranks than regions: each region once, copy 0.
+  for (std::size_t w = 0; w < 3; ++w)
+    for (const RegionRounds::Task& t : rounds.assigned(w, 3)) {
+      CHECK(t.region % 3 == w);
+      CHECK(t.copy == 0);
+    }
+
+  // Two changes of one region that each lower the cost: only the larger is applied.
+  ProblemBuilder b;
+  const Cost costs[2] = {5, 0};
+  const Usage usages[2] = {0, 0};
+  b.add_node(0, 1, costs, usages);
+  b.add_node(0, 1, costs, usages);
+  const Problem two = std::move(b).build();
+  const auto change = [](std::uint32_t region, NodeId v, Total gain) {
+    coordinator::RegionChange c;
+    c.region = region;
+    c.gain = gain;
+    c.nodes = {v};
+    c.labels = {1};
+    return c;
+  };
+  for (const std::uint32_t other : {0u, 1u}) {
+    std::vector<Strategy> y = {0, 0};
+    std::vector<Total> usage = coordinator::usage_profile(two, y);
+    const coordinator::AssemblyOutcome a =
+        coordinator::assemble(two, y, usage, {change(0, 0, 5), change(other, 1, 6)});
+    CHECK(a.accepted == (other == 0 ? 1u : 2u));
+    CHECK(evaluate(two, y).cost == 10 - a.gain);
+    CHECK(y[1] == 1);  // the larger gain first
+  }
+}
+
 TEST_CASE("regional: region ranks spend rank 0's work, what is left of it in one last round") {
   const std::uint64_t million = 1000000;
   RegionBudget budget(14, 8);  // 7 region ranks, 2 regions each
@@ -233,7 +290,7 @@ TEST_CASE("regional: a round's stale changes end in a feasible incumbent of exac
   std::vector<coordinator::RegionChange> changes;
   Total claimed = 0;
   for (std::uint32_t i = 0; i < rounds.regions(); ++i) {
-    changes.push_back(rounds.improve(i, 2, 0, stop));
+    changes.push_back(rounds.improve({i, 0}, 2, 0, stop));
     claimed += changes.back().gain;
   }
   CHECK(claimed > 0);
@@ -311,8 +368,9 @@ TEST_CASE("regional: --polish-hint polishes a feasible hint before the rounds") 
 TEST_CASE("regional: one simulated rank is the single-process run, and k ranks reproduce") {
   const Problem p = memory_instance(400, 5);
   SolverOptions o = test::deterministic_options(20, 1);
-  auto run = [&](std::size_t ranks, std::size_t threads = 1) {
+  auto run = [&](std::size_t ranks, std::size_t threads = 1, std::size_t max_regions = 15) {
     DistributedOptions d;
+    d.max_regions = max_regions;
     d.simulate_ranks = ranks;
     d.simulate_threads = threads;
     d.sync_rounds = 1;
@@ -336,6 +394,8 @@ TEST_CASE("regional: one simulated rank is the single-process run, and k ranks r
   CHECK(run(3, 3) == three);
   CHECK(run(5, 2) == run(5, 1));
   CHECK(run(9, 4) == run(9, 1));
+  // Copies of regions too (8 region ranks on 3 regions).
+  CHECK(run(9, 4, 3) == run(9, 1, 3));
 }
 
 }  // namespace

@@ -346,6 +346,10 @@ struct IOPDDL_API DistributedOptions {
   // Region rounds (src/regional/): regions each region rank improves per round; 1 rather
   // than 2 (N, seed 1, k = 8, W = 1000: 2.14e11 against 2.40e11; bench/README.md, Scaling).
   std::size_t regions_per_rank = 1;
+  // Regions per round at most; further ranks improve copies of them from their own random
+  // streams. 15 (16 ranks' regions): on 1,000,000 nodes, 32 ranks' 31 regions ended above
+  // 16 ranks' 15, each region's share of the memory slack smaller (bench/README.md, Scaling).
+  std::size_t max_regions = 15;
   // Wall time of a region round (--distributed-mode regions): each region's solve pays for
   // building and presolving its problem, so rounds are longer than --sync-seconds. N at
   // 20 s, np 2, seeds 1-3, cost over one process with 2 threads (median of the seeds'

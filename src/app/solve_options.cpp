@@ -318,6 +318,9 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
            d.region_seconds, 1e-3, kAny, "a finite number of seconds", mpi);
   t.unsigned_integer("distributed.regions-per-rank", "Regions each rank improves in a round",
                      d.regions_per_rank, 1, 1024, mpi);
+  t.unsigned_integer("distributed.max-regions",
+                     "Regions per round at most (further ranks improve copies of them)",
+                     d.max_regions, 2, 65536, mpi);
   t.unsigned_integer("simulate-ranks",
                      "Simulate this many machines in one process: rank 0 runs the whole-problem "
                      "solver in phases of --sync-rounds, the others improve regions of the "

@@ -135,8 +135,10 @@ AssemblyOutcome assemble(const Problem& p, std::vector<Strategy>& x, std::vector
       p.usage_limit() ? static_cast<Total>(*p.usage_limit()) : std::numeric_limits<Total>::max();
   AssemblyOutcome out;
   std::vector<Strategy> after = x;
+  std::vector<std::uint32_t> applied;  // regions with a change applied
   for (const RegionChange& c : changes) {
-    if (c.gain <= 0) continue;
+    if (c.gain <= 0 || std::find(applied.begin(), applied.end(), c.region) != applied.end())
+      continue;
     std::vector<NodeId> changed;
     for (std::size_t i = 0; i < c.nodes.size(); ++i)
       if (c.labels[i] != x[c.nodes[i]]) {
@@ -146,6 +148,7 @@ AssemblyOutcome assemble(const Problem& p, std::vector<Strategy>& x, std::vector
     const Total delta = cost_change(p, x, after, changed);
     if (delta < 0 && fits(p, x, after, changed, usage, limit)) {
       for (NodeId v : changed) x[v] = after[v];
+      applied.push_back(c.region);
       ++out.accepted;
       out.gain -= delta;
     } else {

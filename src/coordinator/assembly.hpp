@@ -49,8 +49,9 @@ struct AssemblyOutcome {
 };
 
 // Applies `changes` to `x` (whose usage per segment is `usage`, kept up to date) as above.
-// Changes are taken by gain, largest first, ties by region; one whose gain is not positive is
-// skipped. `x` stays feasible if it was.
+// Changes are taken by gain, largest first, ties by region; one whose gain is not positive,
+// or whose region already had a change applied (copies of a region, each made from the same
+// incumbent, would patch two answers together), is skipped. `x` stays feasible if it was.
 AssemblyOutcome assemble(const Problem& p, std::vector<Strategy>& x, std::vector<Total>& usage,
                          std::vector<RegionChange> changes);
 

@@ -107,7 +107,7 @@ std::vector<coordinator::RegionChange> round_share(const RegionRun& run, RegionR
     phase_work = run.portfolio.work() - before;
   } else {
     const std::size_t ranks = static_cast<std::size_t>(run.size);
-    const std::vector<std::uint32_t> regions = rounds.assigned(run.rank - 1, ranks - 1);
+    const std::vector<RegionRounds::Task> regions = rounds.assigned(run.rank - 1, ranks - 1);
     for (std::size_t j = 0; j < regions.size(); ++j) {
       // the round's time left, shared among the regions left
       const double seconds =

@@ -29,16 +29,22 @@ void RegionRounds::begin(std::uint64_t round) {
   for (auto& n : nodes_) std::sort(n.begin(), n.end());
 }
 
-std::vector<std::uint32_t> RegionRounds::assigned(std::size_t which,
-                                                  std::size_t region_ranks) const {
-  std::vector<std::uint32_t> mine;
-  for (std::size_t i = which; region_ranks > 0 && i < nodes_.size(); i += region_ranks)
-    mine.push_back(static_cast<std::uint32_t>(i));
+std::vector<RegionRounds::Task> RegionRounds::assigned(std::size_t which,
+                                                       std::size_t region_ranks) const {
+  std::vector<Task> mine;
+  const std::size_t n = nodes_.size();
+  if (region_ranks > n) {
+    mine.push_back({static_cast<std::uint32_t>(which % n), static_cast<std::uint32_t>(which / n)});
+    return mine;
+  }
+  for (std::size_t i = which; region_ranks > 0 && i < n; i += region_ranks)
+    mine.push_back({static_cast<std::uint32_t>(i), 0});
   return mine;
 }
 
-coordinator::RegionChange RegionRounds::improve(std::uint32_t i, std::uint64_t work, double seconds,
+coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, double seconds,
                                                 const StopControl& stop) const {
+  const std::uint32_t i = t.region;
   coordinator::RegionChange change;
   change.region = i;
   const std::vector<NodeId>& nodes = nodes_[i];
@@ -52,8 +58,9 @@ coordinator::RegionChange RegionRounds::improve(std::uint32_t i, std::uint64_t w
   so.bound.share = 0;
   so.polish_hint = true;  // the region's bound is of no use to the whole problem's
   so.work_limit = std::max<std::uint64_t>(1, work);
-  // each region of each round its own random stream, the same on every rank
-  so.seed = o_.seed * 0x9e3779b97f4a7c15ULL + round_ * 1000003ULL + i;
+  // each region of each round its own random stream, the same on every rank, and each copy
+  so.seed =
+      o_.seed * 0x9e3779b97f4a7c15ULL + round_ * 1000003ULL + i + t.copy * 0xbf58476d1ce4e5b9ULL;
   StopControl sub(stop, o_.deterministic ? 0 : seconds);
   if (o_.deterministic) sub.ignore_deadline();
   Log quiet(stderr, &sub, true);

@@ -30,12 +30,20 @@ class RegionRounds {
 
   // Cuts this round's regions (they depend on the round only, not on the incumbent).
   void begin(std::uint64_t round);
-  // The regions the region rank `which` of `region_ranks` improves: i mod region_ranks.
-  std::vector<std::uint32_t> assigned(std::size_t which, std::size_t region_ranks) const;
-  // Region i improved from the incumbent: by `work` million units of the solver (one
-  // thread) in a deterministic run, else for `seconds` or until `stop` stops or the search
-  // ends. The change holds the region's nodes whose label changed.
-  coordinator::RegionChange improve(std::uint32_t i, std::uint64_t work, double seconds,
+  // A region rank's task: a region and which of its copies. With fewer regions than region
+  // ranks (DistributedOptions::max_regions), several ranks improve one region, each from its
+  // own random stream, and the assembly applies one of their changes.
+  struct Task {
+    std::uint32_t region = 0;
+    std::uint32_t copy = 0;
+  };
+  // The tasks of region rank `which` of `region_ranks`: the regions i with i mod region_ranks
+  // == which, or with fewer regions than ranks, region which mod regions, copy which / regions.
+  std::vector<Task> assigned(std::size_t which, std::size_t region_ranks) const;
+  // The task's region improved from the incumbent: by `work` million units of the solver
+  // (one thread) in a deterministic run, else for `seconds` or until `stop` stops or the
+  // search ends. The change holds the region's nodes whose label changed.
+  coordinator::RegionChange improve(Task t, std::uint64_t work, double seconds,
                                     const StopControl& stop) const;
   // The coordinator's end of a round: the whole-problem member's best `whole` (feasible,
   // cost `cost`; empty for none) replaces the incumbent if it is cheaper, then the regions'

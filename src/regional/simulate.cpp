@@ -59,14 +59,14 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
     const std::uint64_t before = whole.work();
     // The region ranks' solves, each from the round's incumbent, beside rank 0's phase (none
     // in the last round: rank 0's run returns at once).
-    std::vector<std::uint32_t> regions;  // rank 1's, then rank 2's, ...
+    std::vector<RegionRounds::Task> tasks;  // rank 1's, then rank 2's, ...
     for (std::size_t rank = 1; rank < ranks; ++rank)
-      for (std::uint32_t i : rounds.assigned(rank - 1, ranks - 1)) regions.push_back(i);
+      for (const RegionRounds::Task& t : rounds.assigned(rank - 1, ranks - 1)) tasks.push_back(t);
     const std::uint64_t work = budget.round(last);
-    std::vector<coordinator::RegionChange> changes(regions.size());
+    std::vector<coordinator::RegionChange> changes(tasks.size());
     side_by_side(
-        threads, regions.size(), [&] { whole.run(stop, store, d.sync_rounds); },
-        [&](std::size_t t) { changes[t] = rounds.improve(regions[t], work, 0, stop); });
+        threads, tasks.size(), [&] { whole.run(stop, store, d.sync_rounds); },
+        [&](std::size_t t) { changes[t] = rounds.improve(tasks[t], work, 0, stop); });
     std::size_t bytes = 0;
     for (const coordinator::RegionChange& c : changes) bytes += change_bytes(c);
     last = whole.work() - before;

@@ -7,7 +7,8 @@
 namespace iopddl::inline v0 {
 
 std::size_t region_count(std::size_t ranks, const DistributedOptions& d) {
-  return std::max<std::size_t>(2, (ranks > 0 ? ranks - 1 : 0) * d.regions_per_rank);
+  const std::size_t wanted = (ranks > 0 ? ranks - 1 : 0) * d.regions_per_rank;
+  return std::max<std::size_t>(2, std::min(wanted, d.max_regions));
 }
 
 namespace {

@@ -22,9 +22,9 @@
 namespace iopddl::inline v0 {
 
 // Regions per round when `ranks` ranks take part (rank 0 the whole-problem member): the
-// region ranks' share each, at least two (one region is the whole problem, whose
-// warm-started solves did not beat the incumbent on N, 13 rounds, k = 2; two halves gained
-// 16 %).
+// region ranks' share each, at most `d.max_regions` (further ranks improve copies), at least two
+// (one region is the whole problem, whose warm-started solves did not beat the incumbent on N, 13
+// rounds, k = 2; two halves gained 16 %).
 std::size_t region_count(std::size_t ranks, const DistributedOptions& d);
 // What the region ranks of a deterministic run may spend: in each round the work of rank 0's
 // phase before, and once rank 0's work is spent, in one last round, what is left

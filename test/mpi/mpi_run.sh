@@ -117,6 +117,13 @@ case $check in
     [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 b.txt)" ]] || { echo "different answers for the same seed"; exit 1; }
     "$bin" solve "$instance" --simulate-ranks "$ranks" "${args[@]}" > sim.txt
     [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 sim.txt)" ]] || { echo "mpirun and --simulate-ranks $ranks differ"; exit 1; }
+    # Twice as many region ranks as regions: each region improved in two copies, alike over MPI.
+    copies=(--distributed-max-regions $((ranks - 1)) "${args[@]}")
+    mpirun -np $((2 * ranks - 1)) "$bin" solve "$instance" "${copies[@]}" > c.txt
+    last_line_feasible c.txt
+    "$bin" solve "$instance" --simulate-ranks $((2 * ranks - 1)) "${copies[@]}" > simc.txt
+    [[ "$(tail -n 1 c.txt)" == "$(tail -n 1 simc.txt)" ]] ||
+      { echo "mpirun and --simulate-ranks $((2 * ranks - 1)) differ with copies of regions"; exit 1; }
     # By time: every rank exits 0 with the answer printed, in rounds of the length asked
     # (rounds of the default 3 s would give at most 2 in 4 s).
     run solve "$instance" --distributed-mode regions --time-limit 4 --distributed-region-seconds 0.3 > timed.txt
