@@ -63,6 +63,9 @@ std::optional<int> take_input(Run& run, const Problem& problem);
 // Reads the problem; on failure returns the exit status (the final line, if any, printed).
 std::optional<int> read_input(Run& run, Problem& problem) {
   const RunSettings& settings = run.settings;
+  // --deterministic ignores --time-limit from the start: a slow read on a loaded machine
+  // must not turn the same run into an error (a request's own flag is known only once read).
+  if (settings.solver.deterministic) run.stop.ignore_deadline();
   try {
     problem = read_input_file(settings.problem_path, &run.stop, &run.request, settings.request);
   } catch (const ReadStopped& e) {  // the deadline (or a signal, which prints by itself)

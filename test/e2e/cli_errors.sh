@@ -80,6 +80,14 @@ timeout 20 "$bin" bound never.fifo -t 1 > bound.txt 2> err.txt; rc=$?
 ! grep -qv '^#' bound.txt || fail "it printed a bound: $(cat bound.txt)"
 grep -q "never.fifo: the time limit came while reading it" err.txt || fail "message: $(cat err.txt)"
 rm -f never.fifo
+# --deterministic ignores the time limit while reading too: a slow input is read whole.
+rm -f slow.fifo && mkfifo slow.fifo
+(sleep 2; cat "$src/examples/example.json" > slow.fifo) &
+timeout 60 "$bin" solve slow.fifo --deterministic --work-limit 1 -t 1 > det.txt 2> err.txt; rc=$?
+wait
+[[ $rc -eq 0 ]] || fail "--deterministic, input slower than -t 1: exit $rc: $(cat err.txt)"
+[[ $(tail -1 det.txt) == \[*\] ]] || fail "--deterministic, slow input: no answer"
+rm -f slow.fifo
 # evaluate --bound: the gap, and a bound above the cost is an error.
 "$bin" evaluate "$src/examples/example.json" res.json --bound 400 | grep -q "gap to the lower bound 400: 10.1" ||
   fail "evaluate --bound: $("$bin" evaluate "$src/examples/example.json" res.json --bound 400)"
