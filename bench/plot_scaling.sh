@@ -1,10 +1,11 @@
 #!/bin/sh
 # The scaling picture: median cost over seeds against the machines' count, from a CSV of
 # bench/scaling.sh: k ranks at W each, and one rank at k x W (the same total work, one
-# machine), divided by the best known cost. Drawn by gnuplot (a dependency already).
-# Usage: bench/plot_scaling.sh RESULTS.csv BEST_KNOWN_COST OUT.png
+# machine), divided by a reference cost (the best known, or for a generated instance e.g.
+# one rank's cost at 8W). Drawn by gnuplot (a dependency already).
+# Usage: bench/plot_scaling.sh RESULTS.csv REFERENCE_COST OUT.png [REFERENCE_NAME]
 set -eu
-csv=$1 best=$2 out=$3
+csv=$1 best=$2 out=$3 name=${4:-the best known}
 data=$(mktemp)
 trap 'rm -f "$data"' EXIT
 # (instance, ranks, work) -> median cost / best; the base W is the least work per rank.
@@ -22,9 +23,9 @@ awk -F, -v best="$best" 'NR > 1 { key = $3 "," $4; v[key] = v[key] " " $5 / best
   }' "$csv" | sort -k1,1 -k2,2n > "$data"
 gnuplot <<GP > "$out"
 set terminal png noenhanced size 800,520
-set title 'simulated machines: median cost over the best known (seeds 1-3)'
+set title "simulated machines: median cost over $name (seeds 1-3)"
 set xlabel 'machines k (or k x the work on one machine)'
-set ylabel 'cost / best known'
+set ylabel "cost / $name"
 set logscale x 2
 set grid
 set key top right
