@@ -347,8 +347,9 @@ struct IOPDDL_API DistributedOptions {
   // than 2 (N, seed 1, k = 8, W = 1000: 2.14e11 against 2.40e11; bench/README.md, Scaling).
   std::size_t regions_per_rank = 1;
   // Regions per round at most; further ranks improve copies of them from their own random
-  // streams. 15 (16 ranks' regions): on 1,000,000 nodes, 32 ranks' 31 regions ended above
-  // 16 ranks' 15, each region's share of the memory slack smaller (bench/README.md, Scaling).
+  // streams. 15 (16 ranks' regions): 32 ranks' 31 regions ended above 16 ranks' 15 (smaller
+  // regions, smaller shares of the slack); 32 ranks with copies of 15 end below 16 ranks on
+  // 20,000, 300,000 and 1,000,000 nodes, every seed (bench/README.md, "Copies of regions").
   std::size_t max_regions = 15;
   // Wall time of a region round (--distributed-mode regions): each region's solve pays for
   // building and presolving its problem, so rounds are longer than --sync-seconds. N at
