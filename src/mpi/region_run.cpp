@@ -107,12 +107,12 @@ std::vector<coordinator::RegionChange> round_share(const RegionRun& run, RegionR
     phase_work = run.portfolio.work() - before;
   } else {
     const std::size_t ranks = static_cast<std::size_t>(run.size);
-    const std::vector<RegionRounds::Task> regions = rounds.assigned(run.rank - 1, ranks - 1);
-    for (std::size_t j = 0; j < regions.size(); ++j) {
-      // the round's time left, shared among the regions left
+    const std::vector<RegionRounds::Task> tasks = rounds.assigned(run.rank - 1, ranks - 1);
+    for (std::size_t j = 0; j < tasks.size(); ++j) {
+      // the round's time left, shared among the tasks left
       const double seconds =
-          std::max(0.0, round_end - run.stop.elapsed()) / static_cast<double>(regions.size() - j);
-      mine.push_back(rounds.improve(regions[j], work, seconds, run.stop));
+          std::max(0.0, round_end - run.stop.elapsed()) / static_cast<double>(tasks.size() - j);
+      mine.push_back(rounds.improve(tasks[j], work, seconds, run.stop));
     }
   }
   return mine;
