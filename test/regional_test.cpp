@@ -365,6 +365,43 @@ TEST_CASE("regional: --polish-hint polishes a feasible hint before the rounds") 
   CHECK(polished(false).empty());
 }
 
+TEST_CASE(
+    "regional: --improve-hint starts worker 0 from the hint, whether or not the store has it") {
+  // a core: presolve keeps the hint's strategies, so the two starts differ (below)
+  GeneratorOptions g;
+  g.family = Family::kCore;
+  g.nodes = 60;
+  g.seed = 2;
+  const Problem p = generate_problem(g);
+  SolverOptions short_run = test::deterministic_options(1, 1);
+  short_run.lns.windows = 0;
+  const test::Outcome first = test::solve_checked(p, short_run);
+  REQUIRE(first.cost);
+  // The answer of a run from the hint, the hint offered to the store first or not: a region
+  // offers it first to measure its gain, and must not depend on the store refusing the
+  // solve's second offer to take the improving path.
+  auto run = [&](bool improve, bool offered_first) {
+    SolverOptions o = test::deterministic_options(3, 1);
+    o.improve_hint = improve;
+    StopControl stop;
+    stop.ignore_deadline();
+    IncumbentStore store(&stop);
+    Log quiet(stderr, &stop, true);
+    if (offered_first) REQUIRE(offer_hint(p, first.assignment, store));
+    solve(p, o, stop, store, quiet, first.assignment);
+    REQUIRE(store.has_solution());
+    CHECK(evaluate(p, store.assignment()).cost == store.cost());
+    return store.assignment();
+  };
+  CHECK(run(true, false) == run(true, true));
+  // without it the two differ (adopted by every worker, or improved as the fallback), so the
+  // check above can tell
+  CHECK(run(true, false) == run(true, true));
+  // without it the two differ (adopted by every worker, or improved once the store refused
+  // the second offer), so the check above can tell
+  CHECK(run(false, false) != run(false, true));
+}
+
 TEST_CASE("regional: one simulated rank is the single-process run, and k ranks reproduce") {
   const Problem p = memory_instance(400, 5);
   SolverOptions o = test::deterministic_options(20, 1);

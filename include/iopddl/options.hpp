@@ -301,6 +301,11 @@ struct IOPDDL_API SolverOptions {
   // start from scratch: a region of a distributed run starts from the global incumbent, and
   // without this its first rounds rarely beat it (N, 4 regions: bench/results/regions_*.csv).
   bool polish_hint = false;
+  // A hint that fits is handed to worker 0 to improve from the start (memory descent,
+  // trades) instead of being adopted by every worker: region rounds do, as that ends lower
+  // (bench/results/region_solve_start.csv: adopting and polishing first loses 0.03-0.19 %).
+  // A hint that presolve moved to kept strategies is adopted (and polished) either way.
+  bool improve_hint = false;
   // Deterministic mode: millions of work units per worker (a unit is about one table entry
   // or delta read); 2500 is about 10 s per worker on a 2-core machine (tuning.csv: work-limit).
   std::uint64_t work_limit = 2500;

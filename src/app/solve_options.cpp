@@ -53,6 +53,10 @@ void describe_run(OptionTable& t, RunSettings& s) {
          "Polish a feasible hint (tree blocks, exact windows) before the pricing rounds (region "
          "rounds of distributed runs do)",
          o.polish_hint);
+  t.flag("improve-hint",
+         "Worker 0 improves a feasible hint from the start instead of every worker adopting it "
+         "(region rounds of distributed runs do)",
+         o.improve_hint);
   t.unsigned_integer("work-limit",
                      "Work budget of --deterministic per worker, in millions of work units (a "
                      "unit is about one table entry or cost delta read; 250 is about a second)",

@@ -11,7 +11,8 @@ std::string start_from_hint(const Problem& p, const Reduced& r, const SolverOpti
   std::vector<Strategy> x;
   const std::vector<Strategy> a(hint.begin(), hint.end());
   std::optional<Total> start = hint_cost;
-  if (const std::size_t moved = r.contract_nearest(a, x); moved > 0) {
+  const std::size_t moved = r.contract_nearest(a, x);
+  if (moved > 0) {
     // strategies presolve removed as dominated: their nearest, re-evaluated
     log.info("the hint picks strategies that presolve removed in %zu groups: replaced", moved);
     const std::vector<Strategy> nearest = r.expand(x);
@@ -19,12 +20,13 @@ std::string start_from_hint(const Problem& p, const Reduced& r, const SolverOpti
     start = e.feasible ? std::optional<Total>(e.cost) : std::nullopt;
     if (start) store.offer(nearest, e.cost, "hint");
   }
-  if (start) {
+  if (start && (moved > 0 || !o.improve_hint)) {
     portfolio.adopt(x, *start);
     if (o.polish_hint) portfolio.polish_first(stop, store);
     return "";
   }
-  if (portfolio.improve(x, stop, store)) return "";
+  // o.improve_hint with a hint that fits: worker 0 starts from it; it may find nothing better
+  if (portfolio.improve(x, stop, store) || (start && o.improve_hint)) return "";
   const std::string note =
       "the hint, over the memory limit, repaired to no better than the first answer";
   log.info("%s", note.c_str());

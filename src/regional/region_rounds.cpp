@@ -55,8 +55,12 @@ coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, doub
   for (std::size_t j = 0; j < nodes.size(); ++j) hint[j] = x_[nodes[j]];
   SolverOptions so = o_;
   so.threads = 1;
-  so.bound.share = 0;     // the region's bound is of no use to the whole problem's
-  so.polish_hint = true;  // acts only on a hint presolve moved to kept strategies (below)
+  so.bound.share = 0;  // the region's bound is of no use to the whole problem's
+  // Worker 0 repairs and improves the hint rather than every worker adopting it: that ends
+  // lower (bench/results/region_solve_start.csv: adopting and polishing first loses
+  // 0.03-0.19 % on every seed measured). A hint presolve moved is adopted and polished.
+  so.improve_hint = true;
+  so.polish_hint = true;
   so.work_limit = std::max<std::uint64_t>(1, work);
   // each region of each round its own random stream, the same on every rank, and each copy
   so.seed =
@@ -65,9 +69,7 @@ coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, doub
   if (o_.deterministic) sub.ignore_deadline();
   Log quiet(stderr, &sub, true);
   IncumbentStore store(&sub);
-  // Offered here first, the hint is refused when the solve offers it again (no better), so
-  // worker 0 starts by repairing and improving it instead of adopting it and polishing first:
-  // that ends lower (bench/results/region_solve_start.csv: 0.03-0.19 % on every seed measured).
+  // the region's cost under the incumbent, which the change's gain is measured from
   const std::optional<Total> start = offer_hint(rp.problem, hint, store);
   solve(rp.problem, so, sub, store, quiet, hint);
   if (!start || !store.has_solution() || store.cost() >= *start) return change;
