@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -22,6 +23,8 @@
 #include "portfolio/bound_worker.hpp"
 #include "portfolio/memory_prices.hpp"
 #include "portfolio/polish_schedule.hpp"
+#include "portfolio/portfolio.hpp"
+#include "portfolio/worker.hpp"
 #include "reduce/reduced.hpp"
 #include "support.hpp"
 #include "util/thread_priority.hpp"
@@ -293,6 +296,39 @@ TEST_CASE(
   o.stale_share = 1;  // while CBC runs, the spare time is its own
   CHECK(BoundWorker::share_now(0.3, o, 2.0, 10, true) == 0.3);
   CHECK(BoundWorker::share_now(0.3, o, 2.0, 10, false) == 1);
+}
+
+TEST_CASE("a worker does no round while its pause says so, and goes on once it lets go") {
+  Rng rng(17);
+  const Problem p = tight_problem(rng, 8);
+  const Reduced r = Reduced::build(p, false);
+  const MemoryIndex index(r);
+  const CostNetwork network = CostNetwork::from_reduced(r);
+  const SolverOptions o = worker_options(0);
+  Worker worker(r, index, network, o, memory_price_unit(r), 0, Pricing::kPerMember, nullptr, false);
+  StopControl stop;
+  stop.ignore_deadline();
+  IncumbentStore store(&stop);
+  Log quiet(stderr, &stop, true);
+  // Paused for its first 5 polls: no work is done meanwhile; then 3 rounds.
+  int polls = 0;
+  std::uint64_t work_while_paused = 0, work_at_last_poll = 0;
+  const std::function<bool()> pause = [&] {
+    work_at_last_poll = worker.work().done;
+    if (++polls > 5) return false;
+    work_while_paused = std::max(work_while_paused, work_at_last_poll);
+    return true;
+  };
+  worker.run(stop, store, quiet, 3, Clock::time_point::max(), pause);
+  CHECK(polls >= 5 + 3);          // polled again before each round
+  CHECK(work_while_paused == 0);  // nothing done while paused
+  CHECK(work_at_last_poll > 0);   // rounds done once let go
+  CHECK(store.has_solution());
+  // the same 3 rounds without a pause: the pause took no round away and added none
+  Worker plain(r, index, network, o, memory_price_unit(r), 0, Pricing::kPerMember, nullptr, false);
+  IncumbentStore other(&stop);
+  plain.run(stop, other, quiet, 3, Clock::time_point::max());
+  CHECK(plain.work().done == worker.work().done);
 }
 
 TEST_CASE("the incumbent store keeps the cheapest answer, ties to the smaller, and logs gains") {

@@ -189,6 +189,12 @@ struct IOPDDL_API ExactOptions {
   // CBC's process runs this much nicer than the solver (0-19), so that it takes the cores
   // the workers leave idle rather than theirs (bench/results/cbc_nice.csv).
   int mip_nice = 10;
+  // Once the best answer is older than bound.stale_after of the run so far, the workers
+  // after the first pause while CBC searches, so that its child has a core to itself: the
+  // workers' time then buys less than the proof's (G at 120 s, seeds 1-3: proven at 13.9 /
+  // 29.7 / 13.7 s against 62.9 / 68.5 / 55.8 s; generated cores' costs unchanged at 30 s:
+  // bench/results/cbc_pause_workers.csv).
+  bool mip_pause_workers = true;
 };
 
 // Certified lower bounds: Lagrangian multipliers on memory per time segment, the priced

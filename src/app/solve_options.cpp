@@ -206,6 +206,10 @@ void describe_proofs(OptionTable& t, SolverOptions& o, const std::string& group)
             "How much nicer CBC's process runs than the solver, so that it takes the time the "
             "workers leave (0: as nice as they)",
             o.exact.mip_nice, 0, 19, group);
+  t.flag("exact.mip-pause-workers",
+         "Workers after the first pause while CBC searches once the best answer is older than "
+         "bound.stale-after of the run so far",
+         o.exact.mip_pause_workers, group);
 }
 
 void describe_exact(OptionTable& t, SolverOptions& o) {

@@ -20,8 +20,12 @@ BoundWorker::BoundWorker(const Reduced& r, const CostNetwork& network, const Bou
 
 double BoundWorker::share_now(double share, const BoundOptions& o, std::optional<double> best_at,
                               double elapsed, bool cbc_running) {
-  if (!best_at || o.stale_share <= share || cbc_running) return share;
-  return elapsed - *best_at > o.stale_after * elapsed ? o.stale_share : share;
+  if (o.stale_share <= share || cbc_running) return share;
+  return stale(o, best_at, elapsed) ? o.stale_share : share;
+}
+
+bool BoundWorker::stale(const BoundOptions& o, std::optional<double> best_at, double elapsed) {
+  return best_at && elapsed - *best_at > o.stale_after * elapsed;
 }
 
 bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log) {

@@ -39,6 +39,11 @@ class BoundWorker {
   // proofs came about 60 s later with a whole thread for the bound).
   static double share_now(double share, const BoundOptions& o, std::optional<double> best_at,
                           double elapsed, bool cbc_running);
+  // Whether the best answer, found at `best_at` seconds, is older than o.stale_after of the
+  // `elapsed` seconds of the run so far.
+  static bool stale(const BoundOptions& o, std::optional<double> best_at, double elapsed);
+  // CBC's child is searching.
+  bool cbc_running() const { return cbc_running_.load(std::memory_order_relaxed); }
   // One step; returns whether the certified bound improved. With `answers`, a priced
   // labelling that fits the limit is offered to the store.
   bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);

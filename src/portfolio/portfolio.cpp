@@ -112,11 +112,20 @@ void Portfolio::run(StopControl& stop, IncumbentStore& store, std::uint64_t roun
     pool.emplace_back(
         [&] { bound_->run(stop, store, log_, o_.bound.share, o_.gap_limit, done, 0, with_cbc); });
   // The workers after the first yield to it (and to the bound): worker 0 has the price
-  // level of a one-thread run, so more threads than cores must not slow it down.
+  // level of a one-thread run, so more threads than cores must not slow it down. Once the
+  // best answer is stale they pause while CBC searches (exact.mip-pause-workers).
+  std::atomic<bool> paused{false};  // said once in the log
+  const std::function<bool()> pause = [&] {
+    const bool now = o_.exact.mip_pause_workers && bound_ && bound_->cbc_running() &&
+                     BoundWorker::stale(o_.bound, store.best_seconds(), stop.elapsed());
+    if (now && !paused.exchange(true))
+      log_.info("the best answer is stale: workers after the first pause while CBC searches");
+    return now;
+  };
   for (std::size_t w = 1; w < workers_.size(); ++w)
     pool.emplace_back([&, w] {
       lower_thread_priority(o_.explorer_nice);
-      workers_[w]->run(stop, store, log_, rounds, until);
+      workers_[w]->run(stop, store, log_, rounds, until, pause);
     });
   if (!workers_.empty()) workers_[0]->run(stop, store, log_, rounds, until);
   done = true;

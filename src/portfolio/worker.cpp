@@ -1,5 +1,8 @@
 #include "worker.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "../local/descent.hpp"
 #include "../local/repair.hpp"
 #include "iopddl/evaluate.hpp"
@@ -13,11 +16,13 @@ std::uint64_t work_units(std::uint64_t millions) {
 }
 
 void Worker::run(const StopControl& root, IncumbentStore& store, Log& log, std::uint64_t max_rounds,
-                 Clock::time_point until) {
+                 Clock::time_point until, const std::function<bool()>& pause) {
   const StopControl stop(root, meter_);
   until_ = until;
   for (std::uint64_t done = 0; done < max_rounds && !stop.should_stop() && stop.now() < until;
        ++done) {
+    while (pause && pause() && !stop.should_stop() && stop.now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     const auto posted = inbox_.take();
     if (posted) adopt(posted->first, posted->second);
     if (role_.handed_over_now())

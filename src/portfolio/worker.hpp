@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -75,9 +76,10 @@ class Worker {
 
   // Rounds until `root` says stop, `max_rounds` are done, `until` has passed (checked
   // between rounds only, so that a phase never cuts a round short) or, in a run bounded by
-  // work, the worker's work is spent (checked wherever the search polls).
+  // work, the worker's work is spent (checked wherever the search polls). While `pause`
+  // (when given) says so, the worker sleeps between rounds, polling it.
   void run(const StopControl& root, IncumbentStore& store, Log& log, std::uint64_t max_rounds,
-           Clock::time_point until);
+           Clock::time_point until, const std::function<bool()>& pause = {});
 
   // One pricing round: price, TRW-S, round, repair, improve, offer; polish on stagnation.
   void round(const StopControl& stop, IncumbentStore& store, Log& log);
