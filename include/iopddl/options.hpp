@@ -192,8 +192,8 @@ struct IOPDDL_API ExactOptions {
   // Once the best answer is older than bound.stale_after of the run so far, the workers
   // after the first pause while CBC searches, so that its child has a core to itself: the
   // workers' time then buys less than the proof's (G at 120 s, seeds 1-3: proven at 13.9 /
-  // 29.7 / 13.7 s against 62.9 / 68.5 / 55.8 s; generated cores' costs unchanged at 30 s:
-  // bench/results/cbc_pause_workers.csv).
+  // 29.7 / 13.7 s against 62.9 / 68.5 / 55.8 s; a generated core of 100 groups at 20 s:
+  // median cost equal; bench/results/cbc_pause_workers*.csv).
   bool mip_pause_workers = true;
 };
 
