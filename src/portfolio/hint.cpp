@@ -20,13 +20,16 @@ std::string start_from_hint(const Problem& p, const Reduced& r, const SolverOpti
     start = e.feasible ? std::optional<Total>(e.cost) : std::nullopt;
     if (start) store.offer(nearest, e.cost, "hint");
   }
-  if (start && (moved > 0 || !o.improve_hint)) {
+  if (start && moved == 0 && o.improve_hint) {
+    portfolio.improve(x, stop, store);  // worker 0 starts from it, better or not
+    return "";
+  }
+  if (start) {
     portfolio.adopt(x, *start);
     if (o.polish_hint) portfolio.polish_first(stop, store);
     return "";
   }
-  // o.improve_hint with a hint that fits: worker 0 starts from it; it may find nothing better
-  if (portfolio.improve(x, stop, store) || (start && o.improve_hint)) return "";
+  if (portfolio.improve(x, stop, store)) return "";
   const std::string note =
       "the hint, over the memory limit, repaired to no better than the first answer";
   log.info("%s", note.c_str());
