@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "coordinator/assembly.hpp"
+#include "coordinator/memory_prices.hpp"
 #include "iopddl/generate.hpp"
 #include "local/baseline.hpp"
 #include "partition/regions.hpp"
@@ -118,6 +119,125 @@ TEST_CASE("regional: the allowances never sum past the limit and cover each regi
     }
     for (std::size_t s = 0; s < sum.size(); ++s) CHECK(sum[s] <= *p.usage_limit());
   }
+}
+
+TEST_CASE(
+    "regional: a priced region's answers differ from the whole's by a constant and their prices") {
+  Rng rng(21);
+  int checked = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Problem p = test::random_problem(rng, spec());
+    const auto x = random_feasible(p, rng);
+    if (!x || !p.usage_limit()) continue;
+    const auto regions = random_regions(p, 2, rng);
+    const std::vector<NodeId>& nodes = regions[0];
+    if (nodes.empty()) continue;
+    std::vector<double> prices(p.num_segments());
+    for (double& m : prices) m = static_cast<double>(rng.below(4)) * 0.37;
+    const std::vector<double> prefix = coordinator::prefix_sums(prices);
+    const std::vector<Total> usage = coordinator::usage_profile(p, *x);
+    const std::vector<Total> room = coordinator::room_profile(p);
+    const std::vector<Total> capacity = coordinator::allowance(p, *x, nodes, usage, room, 3.0);
+    const RegionProblem rp = region_problem(p, *x, nodes, capacity, prefix);
+    std::optional<Total> offset;
+    test::for_each_assignment(rp.problem, [&](const std::vector<Strategy>& y) {
+      std::vector<Strategy> whole = *x;
+      Total terms = 0;
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        whole[nodes[i]] = y[i];
+        terms += coordinator::priced_term(p, prefix, nodes[i], y[i]);
+      }
+      const Evaluation in_region = evaluate(rp.problem, y), in_whole = evaluate(p, whole);
+      if (in_region.feasible) CHECK(in_whole.feasible);  // overcommitted: alone it still fits
+      if (in_whole.forbidden_picks > 0 || in_region.forbidden_picks > 0) return;
+      const Total d = in_whole.cost + terms - in_region.cost;
+      if (!offset) offset = d;
+      CHECK(d == *offset);
+      ++checked;
+    });
+  }
+  CHECK(checked > 100);
+}
+
+TEST_CASE("regional: an overcommitted allowance is at least the share and at most the slack") {
+  Rng rng(22);
+  int wider = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Problem p = test::random_problem(rng, spec());
+    const auto x = random_feasible(p, rng);
+    if (!x || !p.usage_limit()) continue;
+    const auto regions = random_regions(p, 3, rng);
+    const std::vector<Total> usage = coordinator::usage_profile(p, *x);
+    const std::vector<Total> room = coordinator::room_profile(p);
+    for (const auto& nodes : regions) {
+      const std::vector<Total> share = coordinator::allowance(p, *x, nodes, usage, room);
+      const std::vector<Total> wide = coordinator::allowance(p, *x, nodes, usage, room, 4.0);
+      const std::vector<Total> own = coordinator::allowance(p, *x, nodes, usage, room, 0.0);
+      for (std::size_t s = 0; s < share.size(); ++s) {
+        CHECK(wide[s] >= share[s]);
+        // the region's own usage plus the whole slack: beside the others' usage, the limit
+        CHECK(wide[s] <= own[s] + std::max<Total>(0, *p.usage_limit() - usage[s]));
+        wider += wide[s] > share[s];
+      }
+    }
+  }
+  CHECK(wider > 50);
+}
+
+TEST_CASE("regional: the memory prices rise where regions overbid the slack, fall where not") {
+  Rng rng(23);
+  int rose = 0, fell = 0;
+  for (int trial = 0; trial < 80; ++trial) {
+    const Problem p = test::random_problem(rng, spec());
+    const auto x = random_feasible(p, rng);
+    if (!x || !p.usage_limit()) continue;
+    const auto regions = random_regions(p, 3, rng);
+    // two changes of region 0 (the larger gain counts), one of each other region
+    std::vector<coordinator::RegionChange> changes;
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      coordinator::RegionChange c;
+      c.region = i == 3 ? 0 : i;
+      c.gain = 1 + static_cast<Total>(rng.below(9));
+      for (NodeId v : regions[c.region])
+        if (rng.below(2)) {
+          c.nodes.push_back(v);
+          c.labels.push_back(
+              static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(p.strategies(v)))));
+        }
+      changes.push_back(c);
+    }
+    // the demand: the usage the regions' changes add if all were applied, one per region
+    const std::size_t zero = changes[3].gain > changes[0].gain ? 3 : 0;
+    std::vector<Strategy> all = *x;
+    for (std::size_t i : {zero, std::size_t{1}, std::size_t{2}})
+      for (std::size_t j = 0; j < changes[i].nodes.size(); ++j)
+        all[changes[i].nodes[j]] = changes[i].labels[j];
+    const std::vector<Total> before = coordinator::usage_profile(p, *x);
+    const std::vector<Total> after = coordinator::usage_profile(p, all);
+    const std::vector<Total> want = coordinator::demand(p, *x, changes);
+    for (std::size_t s = 0; s < want.size(); ++s) CHECK(want[s] == after[s] - before[s]);
+    std::vector<double> prices(p.num_segments());
+    for (double& m : prices) m = static_cast<double>(rng.below(3));
+    std::vector<double> next = prices;
+    coordinator::step_prices(next, want, before, *p.usage_limit(), 2.0, 0.5);
+    for (std::size_t s = 0; s < prices.size(); ++s) {
+      CHECK(next[s] >= 0);
+      CHECK(std::abs(next[s] - prices[s]) <= 1.0 + 1e-9);  // step x reference at most
+      const Total slack = *p.usage_limit() - before[s];
+      if (want[s] > slack) {
+        CHECK(next[s] > prices[s]);
+        ++rose;
+      } else if (want[s] < slack && prices[s] > 0) {
+        CHECK(next[s] < prices[s]);
+        ++fell;
+      }
+    }
+    std::vector<double> still = prices;
+    coordinator::step_prices(still, want, before, *p.usage_limit(), 2.0, 0.0);
+    CHECK(still == prices);
+  }
+  CHECK(rose > 20);
+  CHECK(fell > 20);
 }
 
 TEST_CASE("regional: the assembly keeps the incumbent feasible and its gain exact") {
@@ -312,6 +432,54 @@ TEST_CASE("regional: a round's stale changes end in a feasible incumbent of exac
   CHECK(e.feasible);
   CHECK(e.cost == rounds.cost());
   CHECK(rounds.cost() == *better.cost - onto.gain);
+}
+
+TEST_CASE(
+    "regional: priced, overcommitted regions report their exact gains and fit once assembled") {
+  const Problem p = memory_instance(800, 11);
+  const Reduced r = Reduced::build(p, true);
+  SolverOptions o = test::deterministic_options(3, 1);
+  StopControl stop;
+  stop.ignore_deadline();
+  IncumbentStore base(&stop);
+  Log quiet(stderr, &stop, true);
+  solve_baseline(p, stop, base, quiet);
+  REQUIRE(base.has_solution());
+  RegionRounds rounds(p, r, o, 4, base.assignment(), {.overcommit = 3.0, .price_step = 1.0});
+  // prices on every segment, large enough that the priced and the plain gains differ
+  std::vector<double> prices(p.num_segments());
+  Rng rng(24);
+  for (double& m : prices) m = 1e-6 * static_cast<double>(rng.below(100));
+  rounds.adopt_prices(prices);
+  rounds.begin(0);
+  const std::vector<double> prefix = coordinator::prefix_sums(prices);
+  std::vector<coordinator::RegionChange> changes;
+  int positive = 0, priced = 0;
+  for (std::uint32_t i = 0; i < rounds.regions(); ++i) {
+    changes.push_back(rounds.improve({i, 0}, 2, 0, stop));
+    const coordinator::RegionChange& c = changes.back();
+    if (c.nodes.empty()) continue;
+    Total terms = 0;  // what the prices made of the change: its priced gain less its gain
+    for (std::size_t j = 0; j < c.nodes.size(); ++j)
+      terms += coordinator::priced_term(p, prefix, c.nodes[j], rounds.incumbent()[c.nodes[j]]) -
+               coordinator::priced_term(p, prefix, c.nodes[j], c.labels[j]);
+    priced += terms != 0;
+    // alone on the incumbent, the change lowers the exact cost by its gain
+    std::vector<Strategy> y = rounds.incumbent();
+    for (std::size_t j = 0; j < c.nodes.size(); ++j) y[c.nodes[j]] = c.labels[j];
+    const Evaluation e = evaluate(p, y);
+    CHECK(e.feasible);
+    CHECK(e.cost == rounds.cost() - c.gain);
+    positive += c.gain > 0;
+  }
+  CHECK(positive > 0);
+  CHECK(priced > 0);
+  const coordinator::AssemblyOutcome a = rounds.conclude({}, 0, changes);
+  const Evaluation e = evaluate(p, rounds.incumbent());
+  CHECK(e.feasible);
+  CHECK(e.cost == rounds.cost());
+  CHECK(a.gain > 0);
+  CHECK(rounds.prices() != prices);  // the round's step moved them
 }
 
 TEST_CASE("regional: contract_nearest matches contract wherever the input is representable") {

@@ -362,6 +362,12 @@ struct IOPDDL_API DistributedOptions {
   // regions, smaller shares of the slack); 32 ranks with copies of 15 end below 16 ranks on
   // 20,000, 300,000 and 1,000,000 nodes, every seed (bench/README.md, "Copies of regions").
   std::size_t max_regions = 15;
+  // How a round's regions share the memory slack: each may ask for `region_overcommit`
+  // times its share (at most the whole slack), and the coordinator's memory prices per time
+  // segment move by `memory_price_step` after each round (src/coordinator/memory_prices.hpp).
+  // 1 and 0: every region keeps to its share, and prices would have nothing to price.
+  double region_overcommit = 1.0;
+  double memory_price_step = 0.0;
   // Wall time of a region round (--distributed-mode regions): each region's solve pays for
   // building and presolving its problem, so rounds are longer than --sync-seconds. N at
   // 20 s, np 2, seeds 1-3, cost over one process with 2 threads (median of the seeds'

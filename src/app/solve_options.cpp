@@ -329,6 +329,15 @@ void describe_distributed(OptionTable& t, DistributedOptions& d) {
   t.unsigned_integer("distributed.max-regions",
                      "Regions per round at most (further ranks improve copies of them)",
                      d.max_regions, 2, 65536, mpi);
+  t.number("distributed.region-overcommit",
+           "Each region may ask for this many times its share of the memory slack (1: the "
+           "regions' allowances never sum past the limit; above 1 the coordinator refuses "
+           "what does not fit)",
+           d.region_overcommit, 1, 1e6, "a number of at least 1", mpi);
+  t.number("distributed.memory-price-step",
+           "Step of the coordinator's memory prices per time segment, which price the "
+           "regions' memory by how far they overbid the slack (0: no prices)",
+           d.memory_price_step, 0, 1e6, "a number of at least 0", mpi);
   t.unsigned_integer("simulate-ranks",
                      "Simulate this many machines in one process: rank 0 runs the whole-problem "
                      "solver in phases of --sync-rounds, the others improve regions of the "

@@ -107,7 +107,7 @@ std::vector<Total> room_profile(const Problem& p) {
 
 std::vector<Total> allowance(const Problem& p, std::span<const Strategy> x,
                              std::span<const NodeId> nodes, std::span<const Total> usage,
-                             std::span<const Total> room) {
+                             std::span<const Total> room, double overcommit) {
   std::vector<Total> own = profile(p, false, nodes, [&](NodeId v) -> Total {
     return p.usages(v)[static_cast<std::size_t>(x[v])];
   });
@@ -119,8 +119,9 @@ std::vector<Total> allowance(const Problem& p, std::span<const Strategy> x,
     const Total slack = limit - usage[s];
     if (slack <= 0 || room[s] <= 0 || mine[s] <= 0) continue;
     const long double share = static_cast<long double>(slack) * static_cast<long double>(mine[s]) /
-                              static_cast<long double>(room[s]);
-    own[s] += std::max<Total>(0, static_cast<Total>(std::floor(share)) - 1);
+                              static_cast<long double>(room[s]) * overcommit;
+    const long double capped = std::min(std::floor(share), static_cast<long double>(slack));
+    own[s] += std::max<Total>(0, static_cast<Total>(capped) - 1);
   }
   return own;
 }

@@ -27,11 +27,13 @@ std::vector<Total> usage_profile(const Problem& p, std::span<const Strategy> x);
 std::vector<Total> room_profile(const Problem& p);
 
 // The allowance per time segment of the region of `nodes` (sorted): its usage under `x`
-// plus slack x room(region) / room(all), rounded down (less one, so that rounding never
-// lets the shares sum past the slack). `usage` and `room` are the whole problem's profiles.
+// plus slack x room(region) / room(all) x `overcommit`, at most the slack, rounded down
+// (less one, so that with `overcommit` 1 rounding never lets the shares sum past the slack).
+// `usage` and `room` are the whole problem's profiles. With `overcommit` above 1 the
+// allowances may sum past the limit, and the assembly refuses what does not fit.
 std::vector<Total> allowance(const Problem& p, std::span<const Strategy> x,
                              std::span<const NodeId> nodes, std::span<const Total> usage,
-                             std::span<const Total> room);
+                             std::span<const Total> room, double overcommit = 1.0);
 
 // One region's report: new labels for some of its nodes and the gain it measured on its
 // own problem (the cost it lowered with everything else held at the incumbent).

@@ -168,7 +168,8 @@ void run_regions(const Problem& p, const Reduced& r, const SolverOptions& o,
     cost = store.cost();
   }
   share_incumbent(x, cost, comm);
-  RegionRounds rounds(p, r, o, region_count(run.size, d), x);
+  RegionRounds rounds(p, r, o, region_count(run.size, d), x,
+                      {d.region_overcommit, d.memory_price_step});
   // The work of rank 0's last phase (in the first round: its start's), which deterministic
   // region ranks spend in the round; after rank 0's last phase, what they have left of it.
   std::uint64_t last = portfolio.work();
@@ -208,6 +209,11 @@ void run_regions(const Problem& p, const Reduced& r, const SolverOptions& o,
     }
     share_incumbent(x, cost, comm);
     if (run.rank != 0) rounds.adopt(x, cost);
+    if (d.memory_price_step > 0) {
+      std::vector<double> prices = rounds.prices();
+      MPI_Bcast(prices.data(), static_cast<int>(prices.size()), MPI_DOUBLE, 0, comm);
+      if (run.rank != 0) rounds.adopt_prices(std::move(prices));
+    }
   }
 }
 

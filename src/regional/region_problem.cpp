@@ -3,14 +3,18 @@
 #include <algorithm>
 #include <limits>
 
+#include "../coordinator/memory_prices.hpp"
+
 namespace iopddl::inline v0 {
 
 namespace {
 
 // Node v's costs with every edge to a node outside the region (local[u] == none) priced at
-// the incumbent's label of that node; a sum at or past 10^18 stays forbidden.
+// the incumbent's label of that node; a sum at or past 10^18 stays forbidden. An allowed
+// strategy then gets its priced term, the sum capped below 10^18.
 std::vector<Cost> folded_costs(const Problem& p, std::span<const Strategy> x,
-                               const std::vector<std::uint32_t>& local, NodeId v) {
+                               const std::vector<std::uint32_t>& local, NodeId v,
+                               std::span<const double> price_prefix) {
   constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
   const std::span<const Cost> own = p.costs(v);
   std::vector<Total> sum(own.begin(), own.end());
@@ -22,8 +26,15 @@ std::vector<Cost> folded_costs(const Problem& p, std::span<const Strategy> x,
           u == v ? p.edge_cost(e, s, x[w]) : p.edge_cost(e, x[u], s);
   }
   std::vector<Cost> out(sum.size());
-  for (std::size_t s = 0; s < sum.size(); ++s)
-    out[s] = sum[s] >= kForbidden ? kForbidden : static_cast<Cost>(sum[s]);
+  for (std::size_t s = 0; s < sum.size(); ++s) {
+    if (sum[s] >= kForbidden) {
+      out[s] = kForbidden;
+      continue;
+    }
+    const Total priced =
+        sum[s] + coordinator::priced_term(p, price_prefix, v, static_cast<Strategy>(s));
+    out[s] = static_cast<Cost>(std::min<Total>(priced, kForbidden - 1));
+  }
   return out;
 }
 
@@ -66,14 +77,15 @@ void add_padding(const Problem& p, const std::vector<NodeId>& nodes,
 }  // namespace
 
 RegionProblem region_problem(const Problem& p, std::span<const Strategy> x,
-                             std::vector<NodeId> nodes, std::span<const Total> capacity) {
+                             std::vector<NodeId> nodes, std::span<const Total> capacity,
+                             std::span<const double> price_prefix) {
   constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> local(p.num_nodes(), none);
   for (std::size_t i = 0; i < nodes.size(); ++i) local[nodes[i]] = static_cast<std::uint32_t>(i);
   ProblemBuilder b;
   b.set_name(p.name() + " (region)");
   for (NodeId v : nodes) {
-    const std::vector<Cost> costs = folded_costs(p, x, local, v);
+    const std::vector<Cost> costs = folded_costs(p, x, local, v, price_prefix);
     b.add_node(p.interval_lo(v), p.interval_hi(v), costs, p.usages(v));
   }
   if (p.usage_limit()) add_padding(p, nodes, capacity, b);

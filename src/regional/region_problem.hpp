@@ -9,6 +9,9 @@
 // least over the fine segments it spans (safe: the region's usage is constant on it).
 // Any labelling of the region that fits its problem therefore fits the whole problem beside
 // the incumbent's other labels, and its cost differs from the whole problem's by a constant.
+// With the coordinator's memory prices (coordinator/memory_prices.hpp), each allowed strategy
+// also costs its priced term (capped below 10^18): then the difference is that constant plus
+// the priced terms of the labelling.
 #pragma once
 
 #include <span>
@@ -26,8 +29,10 @@ struct RegionProblem {
 
 // `nodes` (sorted, distinct) of `p` under incumbent `x`; `capacity` holds one value per time
 // segment of `p` (ignored without a usage limit) and must be at least the region's usage
-// under `x` wherever one of its nodes is live.
+// under `x` wherever one of its nodes is live. `price_prefix`: the prefix sums of the memory
+// prices per time segment of `p`, or empty for none.
 RegionProblem region_problem(const Problem& p, std::span<const Strategy> x,
-                             std::vector<NodeId> nodes, std::span<const Total> capacity);
+                             std::vector<NodeId> nodes, std::span<const Total> capacity,
+                             std::span<const double> price_prefix = {});
 
 }  // namespace iopddl::inline v0

@@ -1,8 +1,10 @@
 #include "region_rounds.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
+#include "../coordinator/memory_prices.hpp"
 #include "../partition/regions.hpp"
 #include "../util/total_halves.hpp"
 #include "iopddl/evaluate.hpp"
@@ -12,8 +14,15 @@
 namespace iopddl::inline v0 {
 
 RegionRounds::RegionRounds(const Problem& p, const Reduced& r, const SolverOptions& o,
-                           std::size_t regions, std::vector<Strategy> incumbent)
-    : p_(p), r_(r), o_(o), nodes_(std::max<std::size_t>(1, regions)), x_(std::move(incumbent)) {
+                           std::size_t regions, std::vector<Strategy> incumbent,
+                           RegionMarket market)
+    : p_(p),
+      r_(r),
+      o_(o),
+      market_(market),
+      prices_(p.num_segments(), 0.0),
+      nodes_(std::max<std::size_t>(1, regions)),
+      x_(std::move(incumbent)) {
   usage_ = coordinator::usage_profile(p_, x_);
   room_ = coordinator::room_profile(p_);
   cost_ = evaluate(p_, x_).cost;
@@ -49,8 +58,12 @@ coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, doub
   change.region = i;
   const std::vector<NodeId>& nodes = nodes_[i];
   if (nodes.empty()) return change;
-  const std::vector<Total> capacity = coordinator::allowance(p_, x_, nodes, usage_, room_);
-  const RegionProblem rp = region_problem(p_, x_, nodes, capacity);
+  const std::vector<Total> capacity =
+      coordinator::allowance(p_, x_, nodes, usage_, room_, market_.overcommit);
+  const bool priced = std::any_of(prices_.begin(), prices_.end(), [](double m) { return m > 0; });
+  const std::vector<double> prefix =
+      priced ? coordinator::prefix_sums(prices_) : std::vector<double>{};
+  const RegionProblem rp = region_problem(p_, x_, nodes, capacity, prefix);
   std::vector<Strategy> hint(rp.problem.num_nodes(), 0);
   for (std::size_t j = 0; j < nodes.size(); ++j) hint[j] = x_[nodes[j]];
   SolverOptions so = o_;
@@ -73,13 +86,22 @@ coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, doub
   const std::optional<Total> start = offer_hint(rp.problem, hint, store);
   solve(rp.problem, so, sub, store, quiet, hint);
   if (!start || !store.has_solution() || store.cost() >= *start) return change;
-  change.gain = *start - store.cost();
+  // the gain without the prices: the priced gain less the priced terms the change added
+  Total gain = *start - store.cost();
   const std::vector<Strategy> y = store.assignment();
   for (std::size_t j = 0; j < nodes.size(); ++j)
     if (y[j] != hint[j]) {
       change.nodes.push_back(nodes[j]);
       change.labels.push_back(y[j]);
+      gain += coordinator::priced_term(p_, prefix, nodes[j], y[j]) -
+              coordinator::priced_term(p_, prefix, nodes[j], hint[j]);
     }
+  if (gain <= 0) {  // cheaper only at the prices
+    change.nodes.clear();
+    change.labels.clear();
+    return change;
+  }
+  change.gain = gain;
   return change;
 }
 
@@ -92,6 +114,13 @@ void RegionRounds::adopt(std::vector<Strategy> x, Total cost) {
 coordinator::AssemblyOutcome RegionRounds::conclude(
     const std::vector<Strategy>& whole, Total cost,
     std::vector<coordinator::RegionChange> changes) {
+  if (market_.price_step > 0 && p_.usage_limit()) {
+    // the changes were made from the round's incumbent, before rank 0's answer may replace it
+    const std::vector<Total> want = coordinator::demand(p_, x_, changes);
+    const double reference = coordinator::reference_price(p_, x_, changes);
+    coordinator::step_prices(prices_, want, usage_, *p_.usage_limit(), reference,
+                             market_.price_step);
+  }
   if (!whole.empty() && cost < cost_) adopt(whole, cost);
   const coordinator::AssemblyOutcome a = coordinator::assemble(p_, x_, usage_, std::move(changes));
   cost_ -= a.gain;

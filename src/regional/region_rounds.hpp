@@ -21,12 +21,20 @@
 
 namespace iopddl::inline v0 {
 
+// How regions share the slack (DistributedOptions::region_overcommit, memory_price_step):
+// each may ask for `overcommit` times its share, and the coordinator's memory prices move by
+// `price_step` (0: no prices) after each round (coordinator/memory_prices.hpp).
+struct RegionMarket {
+  double overcommit = 1.0;
+  double price_step = 0.0;
+};
+
 class RegionRounds {
  public:
   // `r` is `p` presolved (its groups keep tied nodes in one region); `regions` per round;
   // `incumbent` is feasible.
   RegionRounds(const Problem& p, const Reduced& r, const SolverOptions& o, std::size_t regions,
-               std::vector<Strategy> incumbent);
+               std::vector<Strategy> incumbent, RegionMarket market = {});
 
   // Cuts this round's regions (they depend on the round only, not on the incumbent).
   void begin(std::uint64_t round);
@@ -42,17 +50,22 @@ class RegionRounds {
   std::vector<Task> assigned(std::size_t which, std::size_t region_ranks) const;
   // The task's region improved from the incumbent: by `work` million units of the solver
   // (one thread) in a deterministic run, else for `seconds` or until `stop` stops or the
-  // search ends. The change holds the region's nodes whose label changed.
+  // search ends, its memory priced by the coordinator's prices. The change holds the region's
+  // nodes whose label changed and the cost (unpriced) they lower.
   coordinator::RegionChange improve(Task t, std::uint64_t work, double seconds,
                                     const StopControl& stop) const;
   // The coordinator's end of a round: the whole-problem member's best `whole` (feasible,
   // cost `cost`; empty for none) replaces the incumbent if it is cheaper, then the regions'
-  // changes, made from the round's incumbent, are assembled into it.
+  // changes, made from the round's incumbent, are assembled into it; the memory prices take a
+  // step from what the changes asked of the round's incumbent.
   coordinator::AssemblyOutcome conclude(const std::vector<Strategy>& whole, Total cost,
                                         std::vector<coordinator::RegionChange> changes);
 
   // The incumbent from elsewhere (the coordinator's broadcast), with its exact cost.
   void adopt(std::vector<Strategy> x, Total cost);
+  // The coordinator's memory prices (the coordinator's broadcast), one per time segment.
+  void adopt_prices(std::vector<double> prices) { prices_ = std::move(prices); }
+  const std::vector<double>& prices() const { return prices_; }
   const std::vector<Strategy>& incumbent() const { return x_; }
   Total cost() const { return cost_; }
   std::size_t regions() const { return nodes_.size(); }
@@ -62,6 +75,8 @@ class RegionRounds {
   const Problem& p_;
   const Reduced& r_;
   SolverOptions o_;
+  RegionMarket market_;
+  std::vector<double> prices_;              // per time segment of p_
   std::vector<std::vector<NodeId>> nodes_;  // this round's regions, input nodes, sorted
   std::vector<Total> usage_, room_;         // the incumbent's usage, everyone's room
   std::vector<Strategy> x_;

@@ -48,7 +48,8 @@ SolveResult simulate_ranks(const Problem& p, const SolverOptions& options,
   const std::size_t threads = d.simulate_threads > 0
                                   ? d.simulate_threads
                                   : std::max<std::size_t>(1, std::thread::hardware_concurrency());
-  RegionRounds rounds(p, r, o, region_count(ranks, d), store.assignment());
+  RegionRounds rounds(p, r, o, region_count(ranks, d), store.assignment(),
+                      {d.region_overcommit, d.memory_price_step});
   // The work of rank 0's last phase, which the region ranks spend in the next round (in the
   // first: the start's); once rank 0's is spent, what they have left of it.
   std::uint64_t last = whole.work();

@@ -117,6 +117,16 @@ case $check in
     [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 b.txt)" ]] || { echo "different answers for the same seed"; exit 1; }
     "$bin" solve "$instance" --simulate-ranks "$ranks" "${args[@]}" > sim.txt
     [[ "$(tail -n 1 a.txt)" == "$(tail -n 1 sim.txt)" ]] || { echo "mpirun and --simulate-ranks $ranks differ"; exit 1; }
+    # Regions that may overbid the slack, priced by rank 0's memory prices, which every rank
+    # must receive to give the simulation's answer.
+    # (A tighter limit and 4 regions: there the prices change the answer.)
+    "$bin" generate --family memory -n 2000 --seed 4 --limit-factor 1.03 -o tight.json > /dev/null
+    market=(--distributed-region-overcommit 8 --distributed-memory-price-step 8 "${args[@]}")
+    mpirun -np 5 "$bin" solve tight.json "${market[@]}" > m.txt
+    (instance=tight.json; last_line_feasible m.txt)
+    "$bin" solve tight.json --simulate-ranks 5 "${market[@]}" > simm.txt
+    [[ "$(tail -n 1 m.txt)" == "$(tail -n 1 simm.txt)" ]] ||
+      { echo "mpirun and --simulate-ranks 5 differ with memory prices"; exit 1; }
     # Twice as many region ranks as regions: each region improved in two copies, alike over MPI.
     copies=(--distributed-max-regions $((ranks - 1)) "${args[@]}")
     mpirun -np $((2 * ranks - 1)) "$bin" solve "$instance" "${copies[@]}" > c.txt
