@@ -362,11 +362,16 @@ struct IOPDDL_API DistributedOptions {
   // regions, smaller shares of the slack); 32 ranks with copies of 15 end below 16 ranks on
   // 20,000, 300,000 and 1,000,000 nodes, every seed (bench/README.md, "Copies of regions").
   std::size_t max_regions = 15;
-  // How a round's regions share the memory slack: each may ask for `region_overcommit`
-  // times its share (at most the whole slack), and the coordinator's memory prices per time
-  // segment move by `memory_price_step` after each round (src/coordinator/memory_prices.hpp).
-  // 1 and 0: every region keeps to its share, and prices would have nothing to price.
-  double region_overcommit = 1.0;
+  // Each region may ask for this many times its share of the memory slack (at most the
+  // whole slack; the assembly refuses what does not fit). 4 rather than 1: k = 8 simulated
+  // ranks, medians of seeds 1-3, N -0.37 %, generated memory 20,000 -0.08 % and 300,000
+  // -0.017 %, forbidden 20,000 -0.04 %; 2 gains less on N and not on the forbidden one
+  // (bench/results/region_overcommit.csv).
+  double region_overcommit = 4.0;
+  // Step of the coordinator's memory prices per time segment (src/coordinator/
+  // memory_prices.hpp), which price the regions' memory by how far they overbid the slack.
+  // 0 (off): steps of 1-4 cut the refused changes but not the cost (generated memory 20,000
+  // level, 300,000 0.14 % worse at step 2; bench/results/region_overcommit.csv).
   double memory_price_step = 0.0;
   // Wall time of a region round (--distributed-mode regions): each region's solve pays for
   // building and presolving its problem, so rounds are longer than --sync-seconds. N at
