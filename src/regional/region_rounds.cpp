@@ -86,7 +86,7 @@ coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, doub
   const std::optional<Total> start = offer_hint(rp.problem, hint, store);
   solve(rp.problem, so, sub, store, quiet, hint);
   if (!start || !store.has_solution() || store.cost() >= *start) return change;
-  // the gain without the prices: the priced gain less the priced terms the change added
+  // the gain without the prices: the priced gain less what the change saved in priced terms
   Total gain = *start - store.cost();
   const std::vector<Strategy> y = store.assignment();
   for (std::size_t j = 0; j < nodes.size(); ++j)
