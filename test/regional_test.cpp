@@ -480,6 +480,19 @@ TEST_CASE(
   CHECK(e.cost == rounds.cost());
   CHECK(a.gain > 0);
   CHECK(rounds.prices() != prices);  // the round's step moved them
+  // A round without a change asks for no memory: the prices fall (to 0 at the least),
+  // with the last round's reference.
+  rounds.adopt_prices(std::vector<double>(p.num_segments(), 1e3));
+  const std::vector<double> before = rounds.prices();
+  rounds.begin(1);
+  rounds.conclude({}, 0, {});
+  const std::vector<double>& after = rounds.prices();
+  int fell = 0;
+  for (std::size_t s = 0; s < before.size(); ++s) {
+    CHECK(after[s] <= before[s]);
+    fell += after[s] < before[s];
+  }
+  CHECK(fell > 0);
 }
 
 TEST_CASE("regional: contract_nearest matches contract wherever the input is representable") {

@@ -370,8 +370,8 @@ struct IOPDDL_API DistributedOptions {
   double region_overcommit = 4.0;
   // Step of the coordinator's memory prices per time segment (src/coordinator/
   // memory_prices.hpp), which price the regions' memory by how far they overbid the slack.
-  // 0 (off): steps of 1-4 cut the refused changes but not the cost (generated memory 20,000
-  // level, 300,000 0.14 % worse at step 2; bench/results/region_overcommit.csv).
+  // 0 (off): at steps 0.1-4 the cost is level (k = 8: generated memory 20,000 and 300,000,
+  // N; bench/results/region_overcommit.csv, "fixed-reference" rows).
   double memory_price_step = 0.0;
   // Wall time of a region round (--distributed-mode regions): each region's solve pays for
   // building and presolving its problem, so rounds are longer than --sync-seconds. N at

@@ -117,8 +117,12 @@ coordinator::AssemblyOutcome RegionRounds::conclude(
   if (market_.price_step > 0 && p_.usage_limit()) {
     // the changes were made from the round's incumbent, before rank 0's answer may replace it
     const std::vector<Total> want = coordinator::demand(p_, x_, changes);
+    // A round whose changes add no usage keeps the last reference: with a reference of 0
+    // the prices froze, and prices that left the regions no true gain then stayed for good
+    // (300,000 nodes: every round from the 8th without a change).
     const double reference = coordinator::reference_price(p_, x_, changes);
-    coordinator::step_prices(prices_, want, usage_, *p_.usage_limit(), reference,
+    if (reference > 0) reference_ = reference;
+    coordinator::step_prices(prices_, want, usage_, *p_.usage_limit(), reference_,
                              market_.price_step);
   }
   if (!whole.empty() && cost < cost_) adopt(whole, cost);

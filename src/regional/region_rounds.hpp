@@ -77,6 +77,7 @@ class RegionRounds {
   SolverOptions o_;
   RegionMarket market_;
   std::vector<double> prices_;              // per time segment of p_
+  double reference_ = 0;                    // the last positive reference price
   std::vector<std::vector<NodeId>> nodes_;  // this round's regions, input nodes, sorted
   std::vector<Total> usage_, room_;         // the incumbent's usage, everyone's room
   std::vector<Strategy> x_;
