@@ -40,6 +40,21 @@ std::vector<std::vector<NodeId>> random_regions(const Problem& p, std::size_t co
   return regions;
 }
 
+// A change of `region` with gain `gain`: each of `nodes` in it at random, with a random label.
+coordinator::RegionChange random_change(const Problem& p, std::uint32_t region,
+                                        std::span<const NodeId> nodes, Total gain, Rng& rng) {
+  coordinator::RegionChange c;
+  c.region = region;
+  c.gain = gain;
+  for (NodeId v : nodes)
+    if (rng.below(2)) {
+      c.nodes.push_back(v);
+      c.labels.push_back(
+          static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(p.strategies(v)))));
+    }
+  return c;
+}
+
 // A generated instance of `family`.
 Problem generated(Family family, std::uint32_t nodes, std::uint64_t seed) {
   GeneratorOptions g;
@@ -195,16 +210,9 @@ TEST_CASE("regional: the memory prices rise where regions overbid the slack, fal
     // two changes of region 0 (the larger gain counts), one of each other region
     std::vector<coordinator::RegionChange> changes;
     for (std::uint32_t i = 0; i < 4; ++i) {
-      coordinator::RegionChange c;
-      c.region = i == 3 ? 0 : i;
-      c.gain = 1 + static_cast<Total>(rng.below(9));
-      for (NodeId v : regions[c.region])
-        if (rng.below(2)) {
-          c.nodes.push_back(v);
-          c.labels.push_back(
-              static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(p.strategies(v)))));
-        }
-      changes.push_back(c);
+      const std::uint32_t region = i == 3 ? 0 : i;
+      const Total gain = 1 + static_cast<Total>(rng.below(9));
+      changes.push_back(random_change(p, region, regions[region], gain, rng));
     }
     // the demand: the usage the regions' changes add if all were applied, one per region
     const std::size_t zero = changes[3].gain > changes[0].gain ? 3 : 0;
@@ -214,7 +222,7 @@ TEST_CASE("regional: the memory prices rise where regions overbid the slack, fal
         all[changes[i].nodes[j]] = changes[i].labels[j];
     const std::vector<Total> before = coordinator::usage_profile(p, *x);
     const std::vector<Total> after = coordinator::usage_profile(p, all);
-    const std::vector<Total> want = coordinator::demand(p, *x, changes);
+    const std::vector<Total> want = coordinator::bids(p, *x, changes).demand;
     for (std::size_t s = 0; s < want.size(); ++s) CHECK(want[s] == after[s] - before[s]);
     std::vector<double> prices(p.num_segments());
     for (double& m : prices) m = static_cast<double>(rng.below(3));
@@ -250,16 +258,8 @@ TEST_CASE("regional: the assembly keeps the incumbent feasible and its gain exac
     const auto regions = random_regions(p, 3, rng);
     std::vector<coordinator::RegionChange> changes;
     for (std::uint32_t i = 0; i < regions.size(); ++i) {
-      coordinator::RegionChange c;
-      c.region = i;
-      c.gain = static_cast<Total>(rng.below(5));  // 0: skipped
-      for (NodeId v : regions[i])
-        if (rng.below(2)) {
-          c.nodes.push_back(v);
-          c.labels.push_back(
-              static_cast<Strategy>(rng.below(static_cast<std::uint64_t>(p.strategies(v)))));
-        }
-      changes.push_back(c);
+      const Total gain = static_cast<Total>(rng.below(5));  // 0: skipped
+      changes.push_back(random_change(p, i, regions[i], gain, rng));
     }
     std::vector<Strategy> x = *x0;
     std::vector<Total> usage = coordinator::usage_profile(p, x);

@@ -3,30 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "segment_profile.hpp"
+
 namespace iopddl::inline v0::coordinator {
 
 namespace {
-
-// Adds `delta(v)` over each node's live segments by a difference array: of every node
-// when `all`, else of `nodes`.
-template <class Delta>
-std::vector<Total> profile(const Problem& p, bool all, std::span<const NodeId> nodes, Delta delta) {
-  std::vector<Total> diff(p.num_segments() + 1, 0);
-  auto add = [&](NodeId v) {
-    if (!p.has_memory(v)) return;
-    const Total d = delta(v);
-    diff[p.seg_lo(v)] += d;
-    diff[p.seg_hi(v)] -= d;
-  };
-  if (all)
-    for (NodeId v = 0; v < p.num_nodes(); ++v) add(v);
-  else
-    for (NodeId v : nodes) add(v);
-  std::vector<Total> out(p.num_segments());
-  Total run = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = run += diff[i];
-  return out;
-}
 
 Usage node_room(const Problem& p, NodeId v) {
   Usage lo = 0, hi = 0;
@@ -96,24 +77,31 @@ bool fits(const Problem& p, const std::vector<Strategy>& x, const std::vector<St
 
 }  // namespace
 
+// (node i of the whole problem is i)
 std::vector<Total> usage_profile(const Problem& p, std::span<const Strategy> x) {
-  return profile(p, true, {},
-                 [&](NodeId v) -> Total { return p.usages(v)[static_cast<std::size_t>(x[v])]; });
+  return segment_profile(
+      p, p.num_nodes(), [](std::size_t v) { return static_cast<NodeId>(v); },
+      [&](std::size_t v) -> Total {
+        return p.usages(static_cast<NodeId>(v))[static_cast<std::size_t>(x[v])];
+      });
 }
 
 std::vector<Total> room_profile(const Problem& p) {
-  return profile(p, true, {}, [&](NodeId v) -> Total { return node_room(p, v); });
+  return segment_profile(
+      p, p.num_nodes(), [](std::size_t v) { return static_cast<NodeId>(v); },
+      [&](std::size_t v) -> Total { return node_room(p, static_cast<NodeId>(v)); });
 }
 
 std::vector<Total> allowance(const Problem& p, std::span<const Strategy> x,
                              std::span<const NodeId> nodes, std::span<const Total> usage,
                              std::span<const Total> room, double overcommit) {
-  std::vector<Total> own = profile(p, false, nodes, [&](NodeId v) -> Total {
-    return p.usages(v)[static_cast<std::size_t>(x[v])];
+  const auto node = [&](std::size_t i) { return nodes[i]; };
+  std::vector<Total> own = segment_profile(p, nodes.size(), node, [&](std::size_t i) -> Total {
+    return p.usages(nodes[i])[static_cast<std::size_t>(x[nodes[i]])];
   });
   if (!p.usage_limit()) return own;
   const std::vector<Total> mine =
-      profile(p, false, nodes, [&](NodeId v) -> Total { return node_room(p, v); });
+      segment_profile(p, nodes.size(), node, [&](std::size_t i) { return node_room(p, nodes[i]); });
   const Total limit = *p.usage_limit();
   for (std::size_t s = 0; s < own.size(); ++s) {
     const Total slack = limit - usage[s];

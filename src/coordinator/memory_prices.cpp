@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+
+#include "segment_profile.hpp"
 
 namespace iopddl::inline v0::coordinator {
 
@@ -22,47 +25,30 @@ std::vector<const RegionChange*> best_per_region(std::span<const RegionChange> c
   return best;
 }
 
-// The usage node `v` adds by taking `label` instead of its label in `x`.
-Total added(const Problem& p, std::span<const Strategy> x, NodeId v, Strategy label) {
-  return static_cast<Total>(p.usages(v)[static_cast<std::size_t>(label)]) -
-         p.usages(v)[static_cast<std::size_t>(x[v])];
-}
-
 }  // namespace
 
-std::vector<Total> demand(const Problem& p, std::span<const Strategy> x,
-                          std::span<const RegionChange> changes) {
-  std::vector<Total> diff(p.num_segments() + 1, 0);
-  for (const RegionChange* c : best_per_region(changes))
-    for (std::size_t i = 0; i < c->nodes.size(); ++i) {
-      const NodeId v = c->nodes[i];
-      if (!p.has_memory(v)) continue;
-      const Total d = added(p, x, v, c->labels[i]);
-      diff[p.seg_lo(v)] += d;
-      diff[p.seg_hi(v)] -= d;
-    }
-  std::vector<Total> out(p.num_segments());
-  Total run = 0;
-  for (std::size_t s = 0; s < out.size(); ++s) out[s] = run += diff[s];
-  return out;
-}
-
-double reference_price(const Problem& p, std::span<const Strategy> x,
-                       std::span<const RegionChange> changes) {
+Bids bids(const Problem& p, std::span<const Strategy> x, std::span<const RegionChange> changes) {
+  std::vector<std::pair<NodeId, Total>> added;  // (node, the usage its new label adds)
   long double gain = 0, used = 0;
   for (const RegionChange* c : best_per_region(changes)) {
     long double mine = 0;
     for (std::size_t i = 0; i < c->nodes.size(); ++i) {
       const NodeId v = c->nodes[i];
-      if (!p.has_memory(v)) continue;
-      const Total d = added(p, x, v, c->labels[i]);
-      if (d > 0) mine += static_cast<long double>(d);
+      const Total d = static_cast<Total>(p.usages(v)[static_cast<std::size_t>(c->labels[i])]) -
+                      p.usages(v)[static_cast<std::size_t>(x[v])];
+      added.emplace_back(v, d);
+      if (d > 0 && p.has_memory(v)) mine += static_cast<long double>(d);
     }
     if (mine <= 0) continue;  // a change that frees memory says nothing of its price
     gain += static_cast<long double>(c->gain);
     used += mine;
   }
-  return used > 0 ? static_cast<double>(gain / used) : 0.0;
+  Bids out;
+  out.demand = segment_profile(
+      p, added.size(), [&](std::size_t i) { return added[i].first; },
+      [&](std::size_t i) { return added[i].second; });
+  out.reference = used > 0 ? static_cast<double>(gain / used) : 0.0;
+  return out;
 }
 
 void step_prices(std::vector<double>& prices, std::span<const Total> demand,

@@ -17,17 +17,17 @@
 
 namespace iopddl::inline v0::coordinator {
 
-// Per time segment of `p`, the net usage the regions' changes would add to incumbent `x` if
-// all were applied: of each region, the change of largest gain (as the assembly takes at most
-// one per region).
-std::vector<Total> demand(const Problem& p, std::span<const Strategy> x,
-                          std::span<const RegionChange> changes);
-
-// The changes' gain per unit of usage their nodes add (each node's increase counted once,
-// whatever its segments: a price of this size on one segment would cost a change about
-// its gain); 0 when none adds usage.
-double reference_price(const Problem& p, std::span<const Strategy> x,
-                       std::span<const RegionChange> changes);
+// What a round's regions asked of the memory, from the incumbent `x` they were made from.
+// Of each region only the change of largest gain counts, as the assembly takes at most one.
+struct Bids {
+  // Per time segment of `p`, the net usage the changes would add if all were applied.
+  std::vector<Total> demand;
+  // The changes' gain per unit of usage their nodes add (each node's increase counted once,
+  // whatever its segments: a price of this size on one segment would cost a change about its
+  // gain), over the changes that add usage; 0 when none does.
+  double reference = 0;
+};
+Bids bids(const Problem& p, std::span<const Strategy> x, std::span<const RegionChange> changes);
 
 // One subgradient step: on each segment, the price moves by `step` x `reference` x (demand
 // less slack) / (|demand| + slack, at least 1), so by at most `step` x `reference`, and stays

@@ -60,10 +60,7 @@ coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, doub
   if (nodes.empty()) return change;
   const std::vector<Total> capacity =
       coordinator::allowance(p_, x_, nodes, usage_, room_, market_.overcommit);
-  const bool priced = std::any_of(prices_.begin(), prices_.end(), [](double m) { return m > 0; });
-  const std::vector<double> prefix =
-      priced ? coordinator::prefix_sums(prices_) : std::vector<double>{};
-  const RegionProblem rp = region_problem(p_, x_, nodes, capacity, prefix);
+  const RegionProblem rp = region_problem(p_, x_, nodes, capacity, prefix_);
   std::vector<Strategy> hint(rp.problem.num_nodes(), 0);
   for (std::size_t j = 0; j < nodes.size(); ++j) hint[j] = x_[nodes[j]];
   SolverOptions so = o_;
@@ -93,8 +90,8 @@ coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, doub
     if (y[j] != hint[j]) {
       change.nodes.push_back(nodes[j]);
       change.labels.push_back(y[j]);
-      gain += coordinator::priced_term(p_, prefix, nodes[j], y[j]) -
-              coordinator::priced_term(p_, prefix, nodes[j], hint[j]);
+      gain += coordinator::priced_term(p_, prefix_, nodes[j], y[j]) -
+              coordinator::priced_term(p_, prefix_, nodes[j], hint[j]);
     }
   if (gain <= 0) {  // cheaper only at the prices
     change.nodes.clear();
@@ -103,6 +100,12 @@ coordinator::RegionChange RegionRounds::improve(Task t, std::uint64_t work, doub
   }
   change.gain = gain;
   return change;
+}
+
+void RegionRounds::adopt_prices(std::vector<double> prices) {
+  prices_ = std::move(prices);
+  const bool priced = std::any_of(prices_.begin(), prices_.end(), [](double m) { return m > 0; });
+  prefix_ = priced ? coordinator::prefix_sums(prices_) : std::vector<double>{};
 }
 
 void RegionRounds::adopt(std::vector<Strategy> x, Total cost) {
@@ -116,14 +119,15 @@ coordinator::AssemblyOutcome RegionRounds::conclude(
     std::vector<coordinator::RegionChange> changes) {
   if (market_.price_step > 0 && p_.usage_limit()) {
     // the changes were made from the round's incumbent, before rank 0's answer may replace it
-    const std::vector<Total> want = coordinator::demand(p_, x_, changes);
+    const coordinator::Bids asked = coordinator::bids(p_, x_, changes);
     // A round whose changes add no usage keeps the last reference: with a reference of 0
     // the prices froze, and prices that left the regions no true gain then stayed for good
     // (300,000 nodes: every round from the 8th without a change).
-    const double reference = coordinator::reference_price(p_, x_, changes);
-    if (reference > 0) reference_ = reference;
-    coordinator::step_prices(prices_, want, usage_, *p_.usage_limit(), reference_,
+    if (asked.reference > 0) reference_ = asked.reference;
+    std::vector<double> prices = prices_;
+    coordinator::step_prices(prices, asked.demand, usage_, *p_.usage_limit(), reference_,
                              market_.price_step);
+    adopt_prices(std::move(prices));
   }
   if (!whole.empty() && cost < cost_) adopt(whole, cost);
   const coordinator::AssemblyOutcome a = coordinator::assemble(p_, x_, usage_, std::move(changes));

@@ -64,7 +64,7 @@ class RegionRounds {
   // The incumbent from elsewhere (the coordinator's broadcast), with its exact cost.
   void adopt(std::vector<Strategy> x, Total cost);
   // The coordinator's memory prices (the coordinator's broadcast), one per time segment.
-  void adopt_prices(std::vector<double> prices) { prices_ = std::move(prices); }
+  void adopt_prices(std::vector<double> prices);
   const std::vector<double>& prices() const { return prices_; }
   const std::vector<Strategy>& incumbent() const { return x_; }
   Total cost() const { return cost_; }
@@ -77,6 +77,7 @@ class RegionRounds {
   SolverOptions o_;
   RegionMarket market_;
   std::vector<double> prices_;              // per time segment of p_
+  std::vector<double> prefix_;              // their prefix sums; empty while all are 0
   double reference_ = 0;                    // the last positive reference price
   std::vector<std::vector<NodeId>> nodes_;  // this round's regions, input nodes, sorted
   std::vector<Total> usage_, room_;         // the incumbent's usage, everyone's room
