@@ -430,7 +430,8 @@ TEST_CASE("the reparametrised problem keeps every assignment's cost, priced by t
 TEST_CASE("a finished proof search holds the brute-force optimum, whatever the duals") {
   // Any multipliers and messages give a valid reparametrisation, so a search that prunes
   // against it and finishes has the optimum (within the limit, forbidden-free): tight
-  // limits and loose, forbidden entries, the engine's duals and random ones.
+  // limits and loose, forbidden entries, the engine's duals and random ones; with and
+  // without the memory lookahead and the cells' knapsacks.
   Rng rng(59);
   int proved = 0, improved = 0;
   for (int round = 0; round < 1500; ++round) {
@@ -463,20 +464,76 @@ TEST_CASE("a finished proof search holds the brute-force optimum, whatever the d
       certify(r, lambda, msg, kBits, &rep);
     }
     const Total before = state.cost();
-    ProofSearch search(r, rep);
-    const StopControl stop;
-    const ProofSearch::Outcome out = search.run(state, std::uint64_t{1} << 40, stop);
-    REQUIRE(out.complete);
-    const Evaluation ev = evaluate(p, r.expand(state.assignment()));
-    CHECK(ev.feasible);
-    CHECK(ev.cost == state.cost());
-    CHECK(ev.cost == *opt);
-    CHECK(out.improved == (*opt < before));
-    improved += out.improved;
-    ++proved;
+    // The static bound, the memory lookahead, and the lookahead with the cells' knapsacks.
+    for (const int variant : {0, 1, 2}) {
+      CAPTURE(variant);
+      LocalState copy = state;
+      ProofSearch search(r, rep, variant >= 1, variant >= 2);
+      const StopControl stop;
+      const ProofSearch::Outcome out = search.run(copy, std::uint64_t{1} << 40, stop);
+      REQUIRE(out.complete);
+      const Evaluation ev = evaluate(p, r.expand(copy.assignment()));
+      CHECK(ev.feasible);
+      CHECK(ev.cost == copy.cost());
+      CHECK(ev.cost == *opt);
+      CHECK(out.improved == (*opt < before));
+      improved += out.improved;
+      ++proved;
+    }
   }
-  CHECK(proved > 600);
-  CHECK(improved > 100);
+  CHECK(proved > 3 * 600);
+  CHECK(improved > 3 * 100);
+}
+
+TEST_CASE("the proof search's memory lookahead and knapsacks keep the brute-force optimum") {
+  // Memory that binds among many groups (7-8 nodes, up to 4 strategies, a limit of 1.0-1.15
+  // times the least-memory peak, huge values a quarter of the time). Each search starts
+  // from the second cheapest feasible answer, so that its bar is just above the optimum:
+  // a bound above the optimum anywhere on the optimum's path cuts it off.
+  Rng rng(71);
+  int proved = 0;
+  for (int round = 0; round < 400; ++round) {
+    test::TinySpec spec;
+    spec.nodes = 7 + static_cast<int>(rng.below(2));
+    spec.edges = static_cast<int>(rng.below(8));
+    spec.max_strategies = 4;
+    spec.forbidden_share = 0.05;
+    spec.huge_values = round % 4 == 3;
+    spec.limit_factor = 1.0 + 0.15 * rng.uniform();
+    const Problem p = test::random_problem(rng, spec);
+    const auto opt = test::brute_force_optimum(p, /*forbidden_free=*/true);
+    if (!opt) continue;
+    std::optional<std::pair<Total, std::vector<Strategy>>> second;
+    test::for_each_assignment(p, [&](const std::vector<Strategy>& a) {
+      const Evaluation e = evaluate(p, a);
+      if (e.feasible && e.cost > *opt && e.cost < kForbidden && (!second || e.cost < second->first))
+        second = {e.cost, a};
+    });
+    if (!second) continue;
+    CAPTURE(round);
+    const Reduced r = Reduced::build(p, round % 2 == 0);
+    LocalState state(r);
+    std::vector<Strategy> start;
+    if (!r.contract(second->second, start)) continue;
+    state.assign(start);
+    REQUIRE(state.feasible());
+    BoundEngine engine(r, CostNetwork::from_reduced(r), BoundOptions{});
+    for (int step = 0; step < 1 + static_cast<int>(rng.below(10)); ++step)
+      engine.step(state.cost(), nullptr);
+    const Reparametrisation rep = engine.best_reparametrisation();
+    for (const bool knapsack : {false, true}) {
+      CAPTURE(knapsack);
+      LocalState copy = state;
+      ProofSearch search(r, rep, true, knapsack);
+      const ProofSearch::Outcome out = search.run(copy, std::uint64_t{1} << 40, StopControl{});
+      REQUIRE(out.complete);
+      CHECK(out.improved);
+      CHECK(copy.cost() == *opt);
+      CHECK(evaluate(p, r.expand(copy.assignment())).cost == *opt);
+      ++proved;
+    }
+  }
+  CHECK(proved > 2 * 150);
 }
 
 namespace {

@@ -177,6 +177,9 @@ struct IOPDDL_API ExactOptions {
   double prove_share = 0.25;
   int prove_max_groups = 2000;  // the reparametrised tables take 16 bytes an entry
   std::uint64_t prove_nodes = 1'000'000;
+  // The proof search's memory lookahead (exact/proof_search.hpp): open groups' strategies
+  // that no longer fit leave their least costs, and the unpriced bound beside the priced one.
+  bool prove_lookahead = true;
   // Branch-and-cut by CBC (exact/cbc_search.hpp) on reduced problems whose program has at
   // most this many nonzeros (0: never), from the bound's first step to the end or the
   // proof, in a timed run. CBC takes about 0.3-1 KB a nonzero: G has 167,341 and is proven

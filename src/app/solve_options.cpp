@@ -193,6 +193,10 @@ void describe_proofs(OptionTable& t, SolverOptions& o, const std::string& group)
                      "Search nodes of the first proof search, doubled each time after (0: none; "
                      "none under MPI)",
                      o.exact.prove_nodes, 0, kMax64, group);
+  t.flag("exact.prove-lookahead",
+         "Proof searches leave strategies that no longer fit out of each open group's least "
+         "cost, and bound the true cost beside the priced one",
+         o.exact.prove_lookahead, group);
   t.unsigned_integer("exact.mip-nonzeros",
                      "Branch-and-cut by CBC (in a child process) on reduced problems whose "
                      "program has at most this many nonzeros (0: never; not in deterministic "

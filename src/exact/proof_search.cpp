@@ -1,17 +1,35 @@
 #include "proof_search.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "../local/elimination.hpp"
 
 namespace iopddl::inline v0 {
 
-ProofSearch::ProofSearch(const Reduced& r, const Reparametrisation& rep)
-    : r_(r), rep_(rep), position_(r.num_nodes(), kNoIndex) {
+ProofSearch::ProofSearch(const Reduced& r, const Reparametrisation& rep, bool lookahead,
+                         bool knapsack)
+    : r_(r),
+      rep_(rep),
+      position_(r.num_nodes(), kNoIndex),
+      lookahead_(lookahead),
+      knapsack_(knapsack) {
   order();
   open_.build(r_, order_, position_);
+  const std::size_t n = order_.size();
+  open_floor_.assign(n + 1, 0);
+  for (std::size_t i = n; i-- > 0;) {
+    Total sum = 0;
+    for (const auto& [e, j] : open_.later(i)) {
+      const std::size_t entries =
+          static_cast<std::size_t>(r_.strategies(r_.edge_u(e))) * r_.strategies(r_.edge_v(e));
+      sum += *std::min_element(r_.table(e), r_.table(e) + entries);
+    }
+    open_floor_[i] = open_floor_[i + 1] + sum;
+  }
 }
 
 // Maximum cardinality search from the groups by decreasing degree: next the group with the
@@ -50,11 +68,183 @@ void ProofSearch::add_to_later(std::size_t i, Strategy s, int sign) {
   }
 }
 
+bool ProofSearch::lookahead(std::size_t depth, Total partial_rep, Total partial_cost) {
+  const std::size_t open = order_.size() - depth;
+  fit_.clear();
+  fit_begin_.assign(1, 0);
+  for (int kind = 0; kind < 2; ++kind) {
+    cheapest_[kind].resize(open);
+    least_[kind].resize(open);
+  }
+  Total rep = partial_rep + rep_.constant;
+  Total cost = partial_cost + open_floor_[depth];
+  const Span last = span_[open_.offset(depth - 1) + chosen_[depth - 1]];
+  for (std::size_t o = 0; o < open; ++o) {
+    const std::size_t j = depth + o;
+    const Strategy k = r_.strategies(order_[j]);
+    const Total* priced = open_.at(j);
+    const Total* own = true_.data() + open_.offset(j);
+    lookahead_work_ += k;
+    Total least[2] = {std::numeric_limits<Total>::max(), std::numeric_limits<Total>::max()};
+    char* dead = dead_.data() + open_.offset(j);
+    const Span* span = span_.data() + open_.offset(j);
+    for (Strategy t = 0; t < k; ++t) {
+      if (dead[t]) continue;
+      // The lookahead one level up saw it fit; only the last placement's cells changed.
+      const bool moved = depth == 1 || (span[t].lo < last.hi && last.lo < span[t].hi);
+      if (own[t] >= kForbidden || (moved && !memory_.fits(j, t))) {
+        // Deeper on this path, usage and placed edges only grow: it stays out.
+        dead[t] = 1;
+        killed_.push_back(static_cast<std::uint32_t>(open_.offset(j) + t));
+        continue;
+      }
+      fit_.push_back(t);
+      const Total value[2] = {priced[t], own[t]};
+      for (int kind = 0; kind < 2; ++kind)
+        if (value[kind] < least[kind]) {
+          least[kind] = value[kind];
+          cheapest_[kind][o] = t;
+        }
+    }
+    fit_begin_.push_back(fit_.size());
+    if (fit_.size() == fit_begin_[o]) return false;  // nothing fits
+    least_[0][o] = least[0];
+    least_[1][o] = least[1];
+    rep += least[0];
+    cost += least[1];
+  }
+  if (rep > bar_ || cost >= best_cost_) return false;
+  if (!knapsack_ || !memory_.limited()) return true;
+  Total extra = 0;
+  if (!memory_extra(depth, false, extra) || cost + extra >= best_cost_) return false;
+  return memory_extra(depth, true, extra) && rep + extra <= bar_;
+}
+
+namespace {
+// Group (o)'s usage above its floor in cell c at one strategy: its run there, if any.
+Total add_in(std::span<const WindowMemory::Run> runs, std::uint32_t c) {
+  for (const auto& run : runs)
+    if (run.lo <= c && c < run.hi) return run.add;
+  return 0;
+}
+}  // namespace
+
+bool ProofSearch::memory_extra(std::size_t depth, bool priced, Total& extra) {
+  extra = 0;
+  const int kind = priced ? 0 : 1;
+  const std::size_t open = order_.size() - depth;
+  const auto value = [&](std::size_t o, Strategy t) {
+    const std::size_t j = depth + o;
+    return (priced ? open_.at(j)[t] : true_[open_.offset(j) + t]) - least_[kind][o];
+  };
+  // Each cell's demand beyond its floors with every open group at its cheapest.
+  demand_.assign(memory_.cells(), 0);
+  std::uint64_t work = memory_.cells();
+  for (std::size_t o = 0; o < open; ++o)
+    for (const auto& run : memory_.runs(depth + o, cheapest_[kind][o])) {
+      work += run.hi - run.lo;
+      for (std::uint32_t c = run.lo; c < run.hi; ++c) demand_[c] += run.add;
+    }
+  // Each open group to the cell of its cheapest strategy's runs that is most over.
+  charged_.clear();
+  for (std::size_t o = 0; o < open; ++o) {
+    Total most = 0;
+    std::uint32_t cell = 0;
+    for (const auto& run : memory_.runs(depth + o, cheapest_[kind][o])) {
+      work += run.hi - run.lo;
+      for (std::uint32_t c = run.lo; c < run.hi; ++c)
+        if (const Total over = demand_[c] - memory_.room(c); over > most) {
+          most = over;
+          cell = c;
+        }
+    }
+    if (most > 0) charged_.push_back({cell, static_cast<std::uint32_t>(o)});
+  }
+  std::sort(charged_.begin(), charged_.end());
+  for (std::size_t a = 0; a < charged_.size();) {
+    const std::uint32_t c = charged_[a].first;
+    std::size_t b = a;
+    while (b < charged_.size() && charged_[b].first == c) ++b;
+    // The multiple-choice knapsack of cell c: from every group at its cheapest (usage
+    // `need` in all), give back usage along each group's lower convex hull, the cheapest
+    // steps first, until it fits the room; the price of the last step is the dual's best.
+    const long double room = static_cast<long double>(memory_.room(c));
+    long double need = 0, can_give = 0;
+    steps_.clear();
+    for (std::size_t m = a; m < b; ++m) {
+      const std::size_t o = charged_[m].second;
+      points_.clear();
+      for (std::size_t f = fit_begin_[o]; f < fit_begin_[o + 1]; ++f) {
+        const Strategy t = fit_[f];
+        points_.push_back({static_cast<long double>(add_in(memory_.runs(depth + o, t), c)),
+                           static_cast<long double>(value(o, t))});
+      }
+      work += points_.size();
+      std::sort(points_.begin(), points_.end());
+      // Lower hull from the least usage to the cheapest point (value 0), left to right.
+      std::size_t h = 0;
+      for (const auto& p : points_) {
+        if (h > 0 && p.second >= points_[h - 1].second) continue;  // dominated
+        while (h >= 2) {
+          const auto& p1 = points_[h - 2];
+          const auto& p2 = points_[h - 1];
+          // p2 above the segment p1-p: not on the lower hull.
+          if ((p2.second - p1.second) * (p.first - p1.first) >=
+              (p.second - p1.second) * (p2.first - p1.first))
+            --h;
+          else
+            break;
+        }
+        points_[h++] = p;
+      }
+      need += points_[h - 1].first;
+      can_give += points_[h - 1].first - points_[0].first;
+      for (std::size_t q = h - 1; q > 0; --q) {
+        const long double give = points_[q].first - points_[q - 1].first;
+        steps_.push_back({(points_[q - 1].second - points_[q].second) / give, give});
+      }
+    }
+    const long double over = need - room;
+    if (over > 0) {
+      if (can_give < over) return false;  // the cell cannot hold its groups at all
+      std::sort(steps_.begin(), steps_.end());
+      long double price = 0, given = 0;
+      for (const auto& [slope, give] : steps_) {
+        price = slope;
+        given += give;
+        if (given >= over) break;
+      }
+      // The dual at that price: sum of each group's least value + price x usage, less
+      // price x room; weak duality makes it a bound at any price, rounding aside.
+      long double dual = -price * room, size = price * room;
+      for (std::size_t m = a; m < b; ++m) {
+        const std::size_t o = charged_[m].second;
+        long double best = std::numeric_limits<long double>::max();
+        for (std::size_t f = fit_begin_[o]; f < fit_begin_[o + 1]; ++f) {
+          const Strategy t = fit_[f];
+          const long double v =
+              static_cast<long double>(value(o, t)) +
+              price * static_cast<long double>(add_in(memory_.runs(depth + o, t), c));
+          best = std::min(best, v);
+        }
+        dual += best;
+        size += std::abs(best);
+      }
+      const long double sure = dual - 1e-12L * size - 2;  // rounding's margin
+      if (sure > 0) extra += static_cast<Total>(sure);
+    }
+    a = b;
+  }
+  memory_.charge(work);
+  return true;
+}
+
 void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) {
   if (!budget_.complete) return;
   // A search node's work: the options it weighs and the memory cells placements touched.
   const std::uint64_t work =
-      (depth < order_.size() ? r_.strategies(order_[depth]) : 1) + memory_.take_work();
+      (depth < order_.size() ? r_.strategies(order_[depth]) : 1) + memory_.take_work() +
+      std::exchange(lookahead_work_, 0);
   if (!budget_.enter(work)) return;
   if (depth == order_.size()) {
     if (partial_cost < best_cost_) {
@@ -80,7 +270,12 @@ void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) 
     const Total saved = open_.sum();
     open_.set_sum(saved - open_.least(depth));
     add_to_later(depth, s, +1);
-    dfs(depth + 1, partial_rep + a, partial_cost + cost[s]);
+    const std::size_t killed = killed_.size();
+    if (!lookahead_ || depth + 1 == order_.size() ||
+        lookahead(depth + 1, partial_rep + a, partial_cost + cost[s]))
+      dfs(depth + 1, partial_rep + a, partial_cost + cost[s]);
+    for (std::size_t q = killed; q < killed_.size(); ++q) dead_[killed_[q]] = 0;
+    killed_.resize(killed);
     add_to_later(depth, s, -1);
     open_.set_sum(saved);
     memory_.unplace(depth, s);
@@ -94,6 +289,8 @@ ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limi
   if (!state.feasible() || state.cost() >= kForbidden || rep_.node.empty()) return out;
   const std::size_t n = order_.size();
   true_.assign(open_.entries(), 0);
+  dead_.assign(open_.entries(), 0);
+  killed_.clear();
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = order_[i];
     for (Strategy s = 0; s < r_.strategies(g); ++s) {
@@ -112,6 +309,11 @@ ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limi
   budget_.poll = StopPoll(&stop, 256);
   for (std::uint32_t g : order_) state.lift(g);
   memory_.build(state, order_);
+  span_.assign(open_.entries(), Span{});
+  for (std::size_t i = 0; i < n; ++i)
+    for (Strategy s = 0; s < r_.strategies(order_[i]); ++s)
+      if (const auto runs = memory_.runs(i, s); !runs.empty())
+        span_[open_.offset(i) + s] = {runs.front().lo, runs.back().hi};
   dfs(0, 0, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t g = order_[i];

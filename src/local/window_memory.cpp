@@ -85,16 +85,23 @@ void WindowMemory::add_runs(const LocalState& state, std::uint32_t g, std::size_
   }
 }
 
-bool WindowMemory::place(std::size_t i, Strategy s) {
+bool WindowMemory::fits(std::size_t i, Strategy s) {
   if (!limited_) return true;
   if (blocked_) return false;
   const std::size_t slot = slot_begin_[i] + s;
-  const std::size_t first = runs_begin_[slot], last = runs_begin_[slot + 1];
-  for (std::size_t k = first; k < last; ++k) {
+  for (std::size_t k = runs_begin_[slot]; k < runs_begin_[slot + 1]; ++k) {
     work_ += runs_[k].hi - runs_[k].lo;
     for (std::uint32_t c = runs_[k].lo; c < runs_[k].hi; ++c)
       if (used_[c] + runs_[k].add > limit_) return false;
   }
+  return true;
+}
+
+bool WindowMemory::place(std::size_t i, Strategy s) {
+  if (!fits(i, s)) return false;
+  if (!limited_) return true;
+  const std::size_t slot = slot_begin_[i] + s;
+  const std::size_t first = runs_begin_[slot], last = runs_begin_[slot + 1];
   for (std::size_t k = first; k < last; ++k)
     for (std::uint32_t c = runs_[k].lo; c < runs_[k].hi; ++c) used_[c] += runs_[k].add;
   return true;

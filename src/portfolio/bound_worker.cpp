@@ -52,7 +52,7 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   state.assign(x);
   if (!state.feasible() || state.cost() >= kForbidden) return false;
   const Reparametrisation rep = engine_.best_reparametrisation();
-  ProofSearch search(r_, rep);
+  ProofSearch search(r_, rep, exact_.prove_lookahead);
   const std::uint64_t budget = exact_.prove_nodes << std::min(proofs_++, 30);
   const ProofSearch::Outcome out = search.run(state, budget, own);
   prove_work_ += out.work;
