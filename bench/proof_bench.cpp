@@ -1,0 +1,87 @@
+// Proof search benchmark: from an answer, the certified bound's reparametrisation after a
+// number of multiplier steps, then the proof search (exact/proof_search.hpp) in each variant
+// asked for, with a node and a time limit: whether it finished, its search nodes, work
+// units and seconds. Deterministic except for the seconds (and the time limit).
+//
+//   proof_bench PROBLEM ANSWER STEPS NODES SECONDS VARIANTS
+//
+// ANSWER: a file whose last non-empty line is the answer, `[s0, s1, ...]` (the stdout of
+// `iopddl solve`). VARIANTS: a string of digits, 0 the static bound, 1 with the memory
+// lookahead, 2 with the lookahead and the cells' knapsacks (the default of solve).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "exact/proof_search.hpp"
+#include "iopddl/io.hpp"
+#include "lagrange/bound.hpp"
+#include "lagrange/network.hpp"
+#include "local/state.hpp"
+#include "reduce/reduced.hpp"
+
+using namespace iopddl;
+
+namespace {
+
+std::vector<Strategy> read_answer(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  for (char& c : last)
+    if (c == '[' || c == ']' || c == ',') c = ' ';
+  std::istringstream words(last);
+  std::vector<Strategy> a;
+  long v = 0;
+  while (words >> v) a.push_back(static_cast<Strategy>(v));
+  return a;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 7) {
+    std::fprintf(stderr, "usage: proof_bench PROBLEM ANSWER STEPS NODES SECONDS VARIANTS\n");
+    return 2;
+  }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  const Problem p = read_problem(argv[1]);
+  const std::vector<Strategy> answer = read_answer(argv[2]);
+  const int steps = std::stoi(argv[3]);
+  const std::uint64_t nodes = std::stoull(argv[4]);
+  const double seconds = std::stod(argv[5]);
+  const std::string variants = argv[6];
+  const Reduced r = Reduced::build(p, true);
+  std::vector<Strategy> x;
+  if (answer.size() != p.num_nodes() || !r.contract(answer, x)) {
+    std::fprintf(stderr, "%s: not an answer of %s\n", argv[2], argv[1]);
+    return 2;
+  }
+  LocalState start(r);
+  start.assign(x);
+  if (!start.feasible()) {
+    std::fprintf(stderr, "%s: over the usage limit\n", argv[2]);
+    return 2;
+  }
+  BoundEngine engine(r, CostNetwork::from_reduced(r), BoundOptions{});
+  for (int s = 0; s < steps; ++s) engine.step(start.cost(), nullptr);
+  const Reparametrisation rep = engine.best_reparametrisation();
+  std::printf("groups %zu cost %s\n", r.num_nodes(), to_string(start.cost()).c_str());
+  for (const char v : variants) {
+    const int variant = v - '0';
+    LocalState state = start;
+    ProofSearch search(r, rep, variant >= 1, variant >= 2);
+    const StopControl stop(TimeSource::steady().now(), seconds);
+    const auto t0 = std::chrono::steady_clock::now();
+    const ProofSearch::Outcome out = search.run(state, nodes, stop);
+    const double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("variant %d complete %d improved %d nodes %llu work %llu seconds %.3f cost %s\n",
+                variant, out.complete, out.improved, static_cast<unsigned long long>(out.nodes),
+                static_cast<unsigned long long>(out.work), spent,
+                to_string(state.cost()).c_str());
+  }
+}
