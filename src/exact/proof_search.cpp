@@ -169,16 +169,22 @@ bool ProofSearch::memory_extra(std::size_t depth, bool priced, Total& extra) {
     // `need` in all), give back usage along each group's lower convex hull, the cheapest
     // steps first, until it fits the room; the price of the last step is the dual's best.
     const long double room = static_cast<long double>(memory_.room(c));
-    long double need = 0, can_give = 0;
+    long double need = 0;
+    Total least_need = 0;  // exact: whether the groups can fit at all
     steps_.clear();
+    fit_add_.resize(fit_.size());
     for (std::size_t m = a; m < b; ++m) {
       const std::size_t o = charged_[m].second;
       points_.clear();
+      Total least_add = std::numeric_limits<Total>::max();
       for (std::size_t f = fit_begin_[o]; f < fit_begin_[o + 1]; ++f) {
         const Strategy t = fit_[f];
-        points_.push_back({static_cast<long double>(add_in(memory_.runs(depth + o, t), c)),
-                           static_cast<long double>(value(o, t))});
+        fit_add_[f] = add_in(memory_.runs(depth + o, t), c);
+        least_add = std::min(least_add, fit_add_[f]);
+        points_.push_back(
+            {static_cast<long double>(fit_add_[f]), static_cast<long double>(value(o, t))});
       }
+      least_need += least_add;
       work += points_.size();
       std::sort(points_.begin(), points_.end());
       // Lower hull from the least usage to the cheapest point (value 0), left to right.
@@ -198,15 +204,14 @@ bool ProofSearch::memory_extra(std::size_t depth, bool priced, Total& extra) {
         points_[h++] = p;
       }
       need += points_[h - 1].first;
-      can_give += points_[h - 1].first - points_[0].first;
       for (std::size_t q = h - 1; q > 0; --q) {
         const long double give = points_[q].first - points_[q - 1].first;
         steps_.push_back({(points_[q - 1].second - points_[q].second) / give, give});
       }
     }
+    if (least_need > memory_.room(c)) return false;  // the cell cannot hold its groups at all
     const long double over = need - room;
     if (over > 0) {
-      if (can_give < over) return false;  // the cell cannot hold its groups at all
       std::sort(steps_.begin(), steps_.end());
       long double price = 0, given = 0;
       for (const auto& [slope, give] : steps_) {
@@ -221,10 +226,8 @@ bool ProofSearch::memory_extra(std::size_t depth, bool priced, Total& extra) {
         const std::size_t o = charged_[m].second;
         long double best = std::numeric_limits<long double>::max();
         for (std::size_t f = fit_begin_[o]; f < fit_begin_[o + 1]; ++f) {
-          const Strategy t = fit_[f];
-          const long double v =
-              static_cast<long double>(value(o, t)) +
-              price * static_cast<long double>(add_in(memory_.runs(depth + o, t), c));
+          const long double v = static_cast<long double>(value(o, fit_[f])) +
+                                price * static_cast<long double>(fit_add_[f]);
           best = std::min(best, v);
         }
         dual += best;
@@ -264,7 +267,7 @@ void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) 
   const Total rest = open_.sum() - open_.least(depth) + rep_.constant;
   for (auto [a, s] : options) {
     if (partial_rep + a + rest > bar_) break;  // nothing below cannot beat the best
-    if (cost[s] >= kForbidden) continue;
+    if (cost[s] >= kForbidden || dead_[open_.offset(depth) + s]) continue;
     if (!memory_.place(depth, s)) continue;  // over the limit: no completion fits
     chosen_[depth] = s;
     const Total saved = open_.sum();

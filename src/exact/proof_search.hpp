@@ -83,6 +83,7 @@ class ProofSearch {
   std::vector<char> dead_;              // per open cost entry: out since a lookahead above
   std::vector<std::uint32_t> killed_;  // the entries put out, deepest last
   std::vector<Strategy> fit_;
+  std::vector<Total> fit_add_;  // per entry of fit_: its usage in the knapsack's cell
   std::vector<std::size_t> fit_begin_;
   std::vector<Strategy> cheapest_[2];
   std::vector<Total> least_[2];
