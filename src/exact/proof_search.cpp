@@ -114,10 +114,33 @@ bool ProofSearch::lookahead(std::size_t depth, Total partial_rep, Total partial_
     cost += least[1];
   }
   if (rep > bar_ || cost >= best_cost_) return false;
-  if (!knapsack_ || !memory_.limited()) return true;
-  Total extra = 0;
-  if (!memory_extra(depth, false, extra) || cost + extra >= best_cost_) return false;
-  return memory_extra(depth, true, extra) && rep + extra <= bar_;
+  for (int kind = 0; kind < 2; ++kind) cell_extra_[kind].assign(open, 0);
+  if (knapsack_ && memory_.limited()) {
+    Total extra = 0;
+    if (!memory_extra(depth, false, extra)) return false;
+    cost += extra;
+    if (cost >= best_cost_ || !memory_extra(depth, true, extra)) return false;
+    rep += extra;
+    if (rep > bar_) return false;
+  }
+  // Reduced-cost fixing: a strategy whose own excess over its group's least, added to the
+  // bound without its group's knapsack, passes the bar cannot be part of a better answer
+  // below; it is put out for this subtree.
+  for (std::size_t o = 0; o < open; ++o) {
+    const std::size_t j = depth + o;
+    const Total rep_rest = rep - cell_extra_[0][o] - least_[0][o];
+    const Total cost_rest = cost - cell_extra_[1][o] - least_[1][o];
+    const Total* priced = open_.at(j);
+    const Total* own = true_.data() + open_.offset(j);
+    for (std::size_t f = fit_begin_[o]; f < fit_begin_[o + 1]; ++f) {
+      const Strategy t = fit_[f];
+      if (rep_rest + priced[t] > bar_ || cost_rest + own[t] >= best_cost_) {
+        dead_[open_.offset(j) + t] = 1;
+        killed_.push_back(static_cast<std::uint32_t>(open_.offset(j) + t));
+      }
+    }
+  }
+  return true;
 }
 
 namespace {
@@ -234,7 +257,11 @@ bool ProofSearch::memory_extra(std::size_t depth, bool priced, Total& extra) {
         size += std::abs(best);
       }
       const long double sure = dual - 1e-12L * size - 2;  // rounding's margin
-      if (sure > 0) extra += static_cast<Total>(sure);
+      if (sure > 0) {
+        extra += static_cast<Total>(sure);
+        for (std::size_t m = a; m < b; ++m)
+          cell_extra_[kind][charged_[m].second] = static_cast<Total>(sure);
+      }
     }
     a = b;
   }

@@ -87,6 +87,7 @@ class ProofSearch {
   std::vector<std::size_t> fit_begin_;
   std::vector<Strategy> cheapest_[2];
   std::vector<Total> least_[2];
+  std::vector<Total> cell_extra_[2];  // per open position: its knapsack's extra (0: none)
   std::vector<Total> demand_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> charged_;  // (cell, open position)
   std::vector<std::pair<long double, long double>> points_, steps_;
