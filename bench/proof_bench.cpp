@@ -7,7 +7,8 @@
 //
 // ANSWER: a file whose last non-empty line is the answer, `[s0, s1, ...]` (the stdout of
 // `iopddl solve`). VARIANTS: a string of digits, 0 the static bound, 1 with the memory
-// lookahead, 2 with the lookahead and the cells' knapsacks (the default of solve).
+// lookahead (and its reduced-cost fixing), 2 with the lookahead and the cells' knapsacks
+// (the default of solve).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
