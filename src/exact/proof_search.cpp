@@ -68,6 +68,11 @@ void ProofSearch::add_to_later(std::size_t i, Strategy s, int sign) {
   }
 }
 
+void ProofSearch::put_out(std::size_t entry) {
+  dead_[entry] = 1;
+  killed_.push_back(static_cast<std::uint32_t>(entry));
+}
+
 bool ProofSearch::lookahead(std::size_t depth, Total partial_rep, Total partial_cost) {
   const std::size_t open = order_.size() - depth;
   fit_.clear();
@@ -86,16 +91,14 @@ bool ProofSearch::lookahead(std::size_t depth, Total partial_rep, Total partial_
     const Total* own = true_.data() + open_.offset(j);
     lookahead_work_ += k;
     Total least[2] = {std::numeric_limits<Total>::max(), std::numeric_limits<Total>::max()};
-    char* dead = dead_.data() + open_.offset(j);
+    const char* dead = dead_.data() + open_.offset(j);
     const Span* span = span_.data() + open_.offset(j);
     for (Strategy t = 0; t < k; ++t) {
       if (dead[t]) continue;
       // The lookahead one level up saw it fit; only the last placement's cells changed.
       const bool moved = depth == 1 || (span[t].lo < last.hi && last.lo < span[t].hi);
       if (own[t] >= kForbidden || (moved && !memory_.fits(j, t))) {
-        // Deeper on this path, usage and placed edges only grow: it stays out.
-        dead[t] = 1;
-        killed_.push_back(static_cast<std::uint32_t>(open_.offset(j) + t));
+        put_out(open_.offset(j) + t);  // deeper on this path usage and edges only grow
         continue;
       }
       fit_.push_back(t);
@@ -134,10 +137,8 @@ bool ProofSearch::lookahead(std::size_t depth, Total partial_rep, Total partial_
     const Total* own = true_.data() + open_.offset(j);
     for (std::size_t f = fit_begin_[o]; f < fit_begin_[o + 1]; ++f) {
       const Strategy t = fit_[f];
-      if (rep_rest + priced[t] > bar_ || cost_rest + own[t] >= best_cost_) {
-        dead_[open_.offset(j) + t] = 1;
-        killed_.push_back(static_cast<std::uint32_t>(open_.offset(j) + t));
-      }
+      if (rep_rest + priced[t] > bar_ || cost_rest + own[t] >= best_cost_)
+        put_out(open_.offset(j) + t);
     }
   }
   return true;

@@ -25,6 +25,11 @@
 // the relaxation's best price the largest), adds to the bound; the groups of different
 // cells are disjoint, so the extras add up. A cell whose groups cannot fit at all ends the
 // branch.
+//
+// Strategies put out stay out below on the path (usage and placed edges only grow there),
+// so a lookahead re-checks only those whose cells the last placement touched. Reduced-cost
+// fixing puts out more: a strategy whose excess over its group's least, added to the bound
+// without its group's knapsack, passes the bar.
 #pragma once
 
 #include <cstdint>
@@ -63,6 +68,8 @@ class ProofSearch {
   // The knapsacks' extra cost over the open groups' least `priced` (reparametrised) or true
   // costs; false if a cell cannot hold its groups.
   bool memory_extra(std::size_t depth, bool priced, Total& extra);
+  // Puts an open cost entry out for the subtree (dfs takes it back on the way up).
+  void put_out(std::size_t entry);
 
   const Reduced& r_;
   const Reparametrisation& rep_;
