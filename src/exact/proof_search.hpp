@@ -6,6 +6,7 @@
 // bound is close to the best cost, most strategies cannot be part of a cheaper answer and
 // the search is small; when it finishes, the best answer it holds is optimal.
 //
+// Groups are placed in one fixed order, the widest spread of reparametrised costs first.
 // The search finds cheaper answers on the way (anytime); memory is checked exactly, in the
 // cells of the window memory, with the groups not yet placed at their floor.
 //
