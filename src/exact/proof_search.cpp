@@ -347,7 +347,9 @@ ProofSearch::Outcome ProofSearch::run(LocalState& state, std::uint64_t node_limi
   chosen_ = best_;
   budget_.limit = node_limit;
   budget_.begin();
-  budget_.poll = StopPoll(&stop, 256);
+  // A lookahead node reads every open group's strategies (0.6 ms on 1,459 groups): poll
+  // the deadline every 16 of them.
+  budget_.poll = StopPoll(&stop, lookahead_ ? 16 : 256);
   for (std::uint32_t g : order_) state.lift(g);
   memory_.build(state, order_);
   span_.assign(open_.entries(), Span{});
