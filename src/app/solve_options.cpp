@@ -194,8 +194,9 @@ void describe_proofs(OptionTable& t, SolverOptions& o, const std::string& group)
                      "none under MPI)",
                      o.exact.prove_nodes, 0, kMax64, group);
   t.flag("exact.prove-lookahead",
-         "Proof searches leave strategies that no longer fit out of each open group's least "
-         "cost, and bound the true cost beside the priced one",
+         "Proof searches keep memory in their bound: strategies that no longer fit leave each "
+         "open group's least cost, a knapsack per time cell, the true cost beside the priced "
+         "one, and reduced-cost fixing",
          o.exact.prove_lookahead, group);
   t.unsigned_integer("exact.mip-nonzeros",
                      "Branch-and-cut by CBC (in a child process) on reduced problems whose "
