@@ -55,6 +55,10 @@ int main(int argc, char** argv) {
   const std::uint64_t nodes = std::stoull(argv[4]);
   const double seconds = std::stod(argv[5]);
   const std::string variants = argv[6];
+  if (variants.empty() || variants.find_first_not_of("012") != std::string::npos) {
+    std::fprintf(stderr, "VARIANTS: digits 0, 1 or 2, not '%s'\n", argv[6]);
+    return 2;
+  }
   const Reduced r = Reduced::build(p, true);
   std::vector<Strategy> x;
   if (answer.size() != p.num_nodes() || !r.contract(answer, x)) {
