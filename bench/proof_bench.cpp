@@ -11,6 +11,7 @@
 // (the default of solve).
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -43,7 +44,7 @@ std::vector<Strategy> read_answer(const std::string& path) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   if (argc != 7) {
     std::fprintf(stderr, "usage: proof_bench PROBLEM ANSWER STEPS NODES SECONDS VARIANTS\n");
     return 2;
@@ -88,5 +89,15 @@ int main(int argc, char** argv) {
                 variant, out.complete, out.improved, static_cast<unsigned long long>(out.nodes),
                 static_cast<unsigned long long>(out.work), spent,
                 to_string(state.cost()).c_str());
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // unreadable files, numbers that are not numbers
+    std::fprintf(stderr, "proof_bench: %s\n", e.what());
+    return 2;
   }
 }
