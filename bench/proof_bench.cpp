@@ -87,8 +87,7 @@ int run(int argc, char** argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("variant %d complete %d improved %d nodes %llu work %llu seconds %.3f cost %s\n",
                 variant, out.complete, out.improved, static_cast<unsigned long long>(out.nodes),
-                static_cast<unsigned long long>(out.work), spent,
-                to_string(state.cost()).c_str());
+                static_cast<unsigned long long>(out.work), spent, to_string(state.cost()).c_str());
   }
   return 0;
 }

@@ -6,7 +6,6 @@
 #include <numeric>
 #include <utility>
 
-
 namespace iopddl::inline v0 {
 
 ProofSearch::ProofSearch(const Reduced& r, const Reparametrisation& rep, bool lookahead,
@@ -283,9 +282,8 @@ bool ProofSearch::memory_extra(std::size_t depth, bool priced, Total& extra) {
 void ProofSearch::dfs(std::size_t depth, Total partial_rep, Total partial_cost) {
   if (!budget_.complete) return;
   // A search node's work: the options it weighs and the memory cells placements touched.
-  const std::uint64_t work =
-      (depth < order_.size() ? r_.strategies(order_[depth]) : 1) + memory_.take_work() +
-      std::exchange(lookahead_work_, 0);
+  const std::uint64_t work = (depth < order_.size() ? r_.strategies(order_[depth]) : 1) +
+                             memory_.take_work() + std::exchange(lookahead_work_, 0);
   if (!budget_.enter(work)) return;
   if (depth == order_.size()) {
     if (partial_cost < best_cost_) {

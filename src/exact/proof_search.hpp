@@ -87,8 +87,8 @@ class ProofSearch {
   struct Span {
     std::uint32_t lo = 0, hi = 0;  // the cells of a strategy's runs: [lo, hi)
   };
-  std::vector<Span> span_;              // per open cost entry
-  std::vector<char> dead_;              // per open cost entry: out since a lookahead above
+  std::vector<Span> span_;             // per open cost entry
+  std::vector<char> dead_;             // per open cost entry: out since a lookahead above
   std::vector<std::uint32_t> killed_;  // the entries put out, deepest last
   std::vector<Strategy> fit_;
   std::vector<Total> fit_add_;  // per entry of fit_: its usage in the knapsack's cell
