@@ -5,15 +5,13 @@
 //
 //   proof_bench PROBLEM ANSWER STEPS NODES SECONDS VARIANTS
 //
-// ANSWER: a file whose last non-empty line is the answer, `[s0, s1, ...]` (the stdout of
-// `iopddl solve`). VARIANTS: a string of digits, 0 the static bound, 1 with the memory
-// lookahead (and its reduced-cost fixing), 2 with the lookahead and the cells' knapsacks
-// (the default of solve).
+// ANSWER: the stdout of `iopddl solve` (its last line `[s0, s1, ...]`) or its --output
+// JSON, read by read_solution. VARIANTS: a string of digits, 0 the static bound, 1 with the
+// memory lookahead (and its reduced-cost fixing), 2 with the lookahead and the cells'
+// knapsacks (the default of solve).
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,24 +24,6 @@
 
 using namespace iopddl;
 
-namespace {
-
-std::vector<Strategy> read_answer(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  for (char& c : last)
-    if (c == '[' || c == ']' || c == ',') c = ' ';
-  std::istringstream words(last);
-  std::vector<Strategy> a;
-  long v = 0;
-  while (words >> v) a.push_back(static_cast<Strategy>(v));
-  return a;
-}
-
-}  // namespace
-
 int run(int argc, char** argv) {
   if (argc != 7) {
     std::fprintf(stderr, "usage: proof_bench PROBLEM ANSWER STEPS NODES SECONDS VARIANTS\n");
@@ -51,7 +31,7 @@ int run(int argc, char** argv) {
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const Problem p = read_problem(argv[1]);
-  const std::vector<Strategy> answer = read_answer(argv[2]);
+  const std::vector<Strategy> answer = read_solution(argv[2]);
   const int steps = std::stoi(argv[3]);
   const std::uint64_t nodes = std::stoull(argv[4]);
   const double seconds = std::stod(argv[5]);
