@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -559,27 +560,37 @@ SolverOptions without_exact_mode() {
 TEST_CASE("proof searches run above the gap within their share of the bound's work") {
   // With the gap's gate closed (exact.prove-gap 0), the proof searches run only on their
   // share of the work: they prove small instances whose duality gap the bound never
-  // closes. With no share, only the bound meeting the cost proves anything.
+  // closes. The share from the start, or only once the bound has stalled, does; with no
+  // share, only the bound meeting the cost proves anything.
   Rng rng(67);
-  int with_share = 0, without = 0, optimum = 0;
+  struct Shares {
+    double from_start, once_stalled;
+  };
+  const std::array<Shares, 3> variants{{{0.25, 0}, {0, 3}, {0, 0}}};
+  std::array<int, 3> proven{};
+  int optimum = 0;
   for (int round = 0; round < 60; ++round) {
     const Problem p = small_limited_problem(rng);
     const auto best = test::brute_force_optimum(p, /*forbidden_free=*/true);
     if (!best) continue;
     ++optimum;
     CAPTURE(round);
-    for (const double share : {0.25, 0.0}) {
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      CAPTURE(v);
       SolverOptions o = without_exact_mode();
       o.exact.prove_gap = 0;
-      o.exact.prove_share = share;
+      o.exact.prove_share = variants[v].from_start;
+      o.exact.prove_stalled_share = variants[v].once_stalled;
+      o.exact.prove_stall_steps = 5;
       const test::Outcome out = test::solve_checked(p, o);
       if (out.result.status != SolveStatus::kOptimal) continue;
       CHECK(out.cost == best);
-      (share > 0 ? with_share : without) += 1;
+      ++proven[v];
     }
   }
-  CHECK(with_share == optimum);
-  CHECK(without < optimum - 5);
+  CHECK(proven[0] == optimum);
+  CHECK(proven[1] == optimum);
+  CHECK(proven[2] < optimum - 5);
 }
 
 TEST_CASE("without exact mode, the bound's proof search proves the optimum of small instances") {

@@ -186,6 +186,17 @@ void describe_proofs(OptionTable& t, SolverOptions& o, const std::string& group)
            "Above that gap, proof searches still run while their work is at most this share "
            "of the bound steps' work",
            o.exact.prove_share, 0, 1, "a share from 0 to 1", group);
+  t.number("exact.prove-stalled-share",
+           "Once the bound has stalled (exact.prove-stall), proof searches run while their work "
+           "is at most this multiple of the bound steps' work (when more than "
+           "exact.prove-share)",
+           o.exact.prove_stalled_share, 0, 1000, "a multiple from 0 to 1000", group);
+  t.number("exact.prove-stall",
+           "The bound has stalled when it gained less than this (relative) over the last "
+           "exact.prove-stall-steps steps",
+           o.exact.prove_stall, 0, 1, "a share from 0 to 1", group);
+  t.integer("exact.prove-stall-steps", "Steps over which exact.prove-stall is measured",
+            o.exact.prove_stall_steps, 1, kMaxInt, group);
   t.integer("exact.prove-max-groups",
             "Proof searches on reduced problems of at most this many groups",
             o.exact.prove_max_groups, 0, kMaxInt, group);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "../exact/cbc_search.hpp"
@@ -35,11 +36,13 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   if (!gap || store.proven_optimal()) return false;
   // Above the gap, a search has the unspent share of the steps' work as its budget, and
   // runs once that is twice the last such search's: doubling budgets whose sum stays
-  // within the share.
+  // within the share. Once the bound has stalled the share is larger (watch_stall).
   WorkMeter meter;
   if (*gap > exact_.prove_gap) {
+    const double share =
+        stalled_ ? std::max(exact_.prove_share, exact_.prove_stalled_share) : exact_.prove_share;
     const double unspent =
-        exact_.prove_share * static_cast<double>(step_work_) - static_cast<double>(prove_work_);
+        share * static_cast<double>(step_work_) - static_cast<double>(prove_work_);
     if (unspent < 1 || unspent < 2 * share_budget_) return false;  // share 0: never
     share_budget_ = unspent;
     meter.limit = static_cast<std::uint64_t>(unspent);
@@ -128,8 +131,18 @@ bool BoundWorker::step(const StopControl& stop, IncumbentStore& store, Log& log,
       store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
   const Total bound = engine_.step(upper, &stop);
   step_work_ += engine_.work();
+  watch_stall();
   if (answers && engine_.labelling_fits()) offer_labelling(r_, engine_.labelling(), store, log);
   return offer_bound(store, log, bound, "lagrangian");
+}
+
+void BoundWorker::watch_stall() {
+  const std::uint64_t steps = engine_.steps();
+  if (steps < stall_start_ + static_cast<std::uint64_t>(exact_.prove_stall_steps)) return;
+  const double best = static_cast<double>(engine_.best());
+  if (stall_start_ > 0) stalled_ = best - stall_best_ < exact_.prove_stall * std::fabs(best);
+  stall_start_ = steps;
+  stall_best_ = best;
 }
 
 void BoundWorker::offer_labelling(const Reduced& r, const std::vector<Strategy>& x,

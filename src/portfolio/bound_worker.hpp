@@ -48,7 +48,8 @@ class BoundWorker {
   // labelling that fits the limit is offered to the store.
   bool step(const StopControl& stop, IncumbentStore& store, Log& log, bool answers);
   // A proof search from the store's best, when the gap is small enough or the searches
-  // have had less than their share of the work (ExactOptions):
+  // have had less than their share of the work (ExactOptions; a larger share once the
+  // bound has stalled):
   // a cheaper answer it finds is offered, and a finished search proves the best optimal.
   // Returns whether it ran.
   bool prove(const StopControl& stop, IncumbentStore& store, Log& log);
@@ -77,6 +78,8 @@ class BoundWorker {
   BoundEngine& engine() { return engine_; }
 
  private:
+  // After a step: ends the stall test's window once it has exact.prove-stall-steps steps.
+  void watch_stall();
   // Drops the running search (cbc_) and says so to the bound's thread (cbc_running_).
   void end_cbc();
 
@@ -91,6 +94,11 @@ class BoundWorker {
   // Work units of the steps and of the proof searches so far (ExactOptions::prove_share).
   std::uint64_t step_work_ = 0, prove_work_ = 0;
   double share_budget_ = 0;  // the budget of the last search above exact.prove-gap
+  // The stall test's window (ExactOptions::prove_stall): its first step and the engine's
+  // best bound then; whether the last whole window gained less than that.
+  std::uint64_t stall_start_ = 0;
+  double stall_best_ = 0;
+  bool stalled_ = false;
 };
 
 }  // namespace iopddl::inline v0
