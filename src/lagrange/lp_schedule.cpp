@@ -1,7 +1,6 @@
 #include "lp_schedule.hpp"
 
 #include <chrono>
-#include <cmath>
 
 namespace iopddl::inline v0 {
 
@@ -11,7 +10,8 @@ std::vector<std::size_t> strategy_offsets(const Reduced& r) {
   return begin;
 }
 
-LpSchedule::LpSchedule(const Reduced& r, const BoundOptions& o) : o_(o) {
+LpSchedule::LpSchedule(const Reduced& r, const BoundOptions& o)
+    : o_(o), stall_(o.lp_stall, static_cast<std::uint64_t>(o.lp_patience)) {
   if (o.lp_every > 0) lp_ = std::make_unique<MemoryLp>(r, o.lp_nonzeros);
   if (lp_ && !lp_->ready()) lp_.reset();
   if (lp_) begin_ = strategy_offsets(r);
@@ -20,14 +20,9 @@ LpSchedule::LpSchedule(const Reduced& r, const BoundOptions& o) : o_(o) {
 bool LpSchedule::wants_costs(DualAscent& ascent) {
   if (!due(ascent.steps())) return false;
   if (capped_ && lp_seconds_ > o_.lp_time_share * (lp_seconds_ + step_seconds_)) return false;
-  if (ascent.steps() >= window_start_ + static_cast<std::uint64_t>(o_.lp_patience)) {
-    const double best = static_cast<double>(ascent.best());
-    if (window_start_ > 0 && best - window_best_ < o_.lp_stall * std::fabs(best)) {
-      hand_over(ascent);
-      return false;
-    }
-    window_start_ = ascent.steps();
-    window_best_ = best;
+  if (stall_.at(ascent.steps(), static_cast<double>(ascent.best())).value_or(false)) {
+    hand_over(ascent);
+    return false;
   }
   return true;
 }

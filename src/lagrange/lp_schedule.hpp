@@ -20,6 +20,7 @@
 #include "ascent.hpp"
 #include "iopddl/options.hpp"
 #include "memory_lp.hpp"
+#include "stall_window.hpp"
 
 namespace iopddl::inline v0 {
 
@@ -74,9 +75,8 @@ class LpSchedule {
   BoundOptions o_;
   std::unique_ptr<MemoryLp> lp_;
   std::vector<std::size_t> begin_;
-  // The stall test's window: its first step and the best bound then.
-  std::uint64_t window_start_ = 0, ended_at_ = 0, solves_ = 0;
-  double window_best_ = 0;
+  StallWindow stall_;  // over bound.lp-patience steps
+  std::uint64_t ended_at_ = 0, solves_ = 0;
   bool capped_ = false;
   double step_seconds_ = 0, lp_seconds_ = 0;
 };

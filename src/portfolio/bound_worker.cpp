@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <thread>
 
 #include "../exact/cbc_search.hpp"
@@ -17,7 +16,11 @@ namespace iopddl::inline v0 {
 
 BoundWorker::BoundWorker(const Reduced& r, const CostNetwork& network, const BoundOptions& o,
                          const ExactOptions& exact)
-    : r_(r), engine_(r, network, o), exact_(exact), o_(o) {}
+    : r_(r),
+      engine_(r, network, o),
+      exact_(exact),
+      o_(o),
+      stall_(exact.prove_stall, static_cast<std::uint64_t>(exact.prove_stall_steps)) {}
 
 double BoundWorker::share_now(double share, const BoundOptions& o, std::optional<double> best_at,
                               double elapsed, bool cbc_running) {
@@ -36,7 +39,7 @@ bool BoundWorker::prove(const StopControl& stop, IncumbentStore& store, Log& log
   if (!gap || store.proven_optimal()) return false;
   // Above the gap, a search has the unspent share of the steps' work as its budget, and
   // runs once that is twice the last such search's: doubling budgets whose sum stays
-  // within the share. Once the bound has stalled the share is larger (watch_stall).
+  // within the share. Once the bound has stalled the share is larger (stall_).
   WorkMeter meter;
   if (*gap > exact_.prove_gap) {
     const double share =
@@ -131,18 +134,10 @@ bool BoundWorker::step(const StopControl& stop, IncumbentStore& store, Log& log,
       store.has_solution() ? std::optional<Total>(store.cost()) : std::nullopt;
   const Total bound = engine_.step(upper, &stop);
   step_work_ += engine_.work();
-  watch_stall();
+  if (const auto stalled = stall_.at(engine_.steps(), static_cast<double>(engine_.best())))
+    stalled_ = *stalled;
   if (answers && engine_.labelling_fits()) offer_labelling(r_, engine_.labelling(), store, log);
   return offer_bound(store, log, bound, "lagrangian");
-}
-
-void BoundWorker::watch_stall() {
-  const std::uint64_t steps = engine_.steps();
-  if (steps < stall_start_ + static_cast<std::uint64_t>(exact_.prove_stall_steps)) return;
-  const double best = static_cast<double>(engine_.best());
-  if (stall_start_ > 0) stalled_ = best - stall_best_ < exact_.prove_stall * std::fabs(best);
-  stall_start_ = steps;
-  stall_best_ = best;
 }
 
 void BoundWorker::offer_labelling(const Reduced& r, const std::vector<Strategy>& x,

@@ -12,6 +12,7 @@
 
 #include "../exact/cbc_search.hpp"
 #include "../lagrange/bound.hpp"
+#include "../lagrange/stall_window.hpp"
 #include "iopddl/incumbent.hpp"
 #include "iopddl/log.hpp"
 #include "iopddl/options.hpp"
@@ -78,8 +79,6 @@ class BoundWorker {
   BoundEngine& engine() { return engine_; }
 
  private:
-  // After a step: ends the stall test's window once it has exact.prove-stall-steps steps.
-  void watch_stall();
   // Drops the running search (cbc_) and says so to the bound's thread (cbc_running_).
   void end_cbc();
 
@@ -94,10 +93,8 @@ class BoundWorker {
   // Work units of the steps and of the proof searches so far (ExactOptions::prove_share).
   std::uint64_t step_work_ = 0, prove_work_ = 0;
   double share_budget_ = 0;  // the budget of the last search above exact.prove-gap
-  // The stall test's window (ExactOptions::prove_stall): its first step and the engine's
-  // best bound then; whether the last whole window gained less than that.
-  std::uint64_t stall_start_ = 0;
-  double stall_best_ = 0;
+  // The stall test (ExactOptions::prove_stall) and its last verdict.
+  StallWindow stall_;
   bool stalled_ = false;
 };
 
